@@ -1,0 +1,76 @@
+// cake: program choice, a pure function of the problem and the device.
+//
+// plan() never touches a GPU: it maps (M, N, K, r, architecture, SM count) to the
+// program that would run and its parameters. The launcher calls exactly this
+// function, so what plan() returns is what runs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace cake {
+
+enum class Arch { SM90, SM100, SM103 };
+
+// "sm90", "sm100", "sm103".
+const char* arch_name(Arch arch);
+// Parses "sm90" / "sm_90" / "90" / "9.0" style names; nullopt when unknown.
+std::optional<Arch> parse_arch(const std::string& name);
+// The architecture of a compute capability, nullopt when cake has none for it.
+std::optional<Arch> arch_from_compute_capability(int major, int minor);
+
+enum class Program {
+  // Hopper: warp-specialised persistent FP8 + LoRA program, 128 x 128 output tiles.
+  kHopper128x128,
+  // Hopper, small M: A and B swapped so the weights sit on wgmma's 64-row side;
+  // output tiles of 128 (N) x 64 (M).
+  kHopperSwap128x64,
+  // Blackwell (SM100 / SM103): static persistent program on CTA-pair tiles.
+  kBlackwellStatic,
+  // Blackwell: dynamic tile scheduler with the blocked raster, long large-K runs.
+  kBlackwellL2Point,
+  // SM103 only: the L2-point program on the 512-row pair tile, the longest runs.
+  kBlackwellTileM,
+};
+
+// "fp8_hopper_128x128", ..., "fp8_blackwell_l2_point", "fp8_blackwell_tile_m".
+const char* program_name(Program program);
+
+struct Plan {
+  Program program;
+  Arch arch;
+  // Output tile of one CTA (Hopper) or one CTA pair (Blackwell), in output
+  // coordinates: tile_m rows of `out`, tile_n columns.
+  int tile_m = 0;
+  int tile_n = 0;
+  int tile_k = 0;       // K depth of one pipeline stage (elements)
+  bool swap_ab = false; // weights on the MMA's M side (small-M programs)
+  int cluster_m = 1;
+  int cluster_n = 1;
+  const char* scheduler = "";  // "static_persistent" or "dynamic"
+  const char* raster = "";     // "grouped" or "blocked"
+  // grouped raster: consecutive tiles walk `raster_group` tiles along the grouped
+  // dimension before moving on; blocked raster: raster_block_m x raster_block_n tiles.
+  int raster_group = 1;
+  int raster_block_m = 1;
+  int raster_block_n = 1;
+  int64_t tiles_m = 0;
+  int64_t tiles_n = 0;
+  int64_t tiles = 0;
+  int64_t workers = 0;  // resident CTAs (Hopper) or CTA pairs (Blackwell)
+  int64_t waves = 0;    // ceil(tiles / workers)
+  int grid = 0;         // CTAs launched
+};
+
+// Raster block of the Blackwell L2-point program, in pair tiles.
+inline constexpr int kBlackwellRasterBlockM = 4;
+inline constexpr int kBlackwellRasterBlockN = 4;
+
+// The program for a problem. r is the LoRA rank (0 when the adapter is off;
+// r does not change the choice today but is part of the key). num_sms is the
+// device's multiprocessor count. Throws cake::InvalidArgument on num_sms < 1 or
+// non-positive sizes; never checks the argument contract itself.
+Plan plan(int64_t M, int64_t N, int64_t K, int64_t r, Arch arch, int num_sms);
+
+}  // namespace cake

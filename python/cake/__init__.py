@@ -1,0 +1,13 @@
+"""cake: FP8 GEMM with a fused LoRA correction for LLM serving.
+
+    out = a_scale * b_scale * (a @ b^T) + lora_scale * (d @ lora_b^T) [+ bias]  -> bf16
+
+See :func:`cake.gemm.mm_fp8_lora`.
+"""
+
+from . import gemm
+from .errors import UnsupportedArchitectureError
+from .gemm import mm_fp8, mm_fp8_lora, plan
+
+__version__ = "0.1.0"
+__all__ = ["gemm", "mm_fp8", "mm_fp8_lora", "plan", "UnsupportedArchitectureError", "__version__"]

@@ -1,0 +1,155 @@
+"""The operation: FP8 (E4M3, per-tensor scales) GEMM with a fused BF16 LoRA correction.
+
+Everything is checked by cake's C++ contract (the same rules a C++ caller
+meets); this layer only allocates ``out`` and checks what needs torch.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+import torch
+
+from ._ffi import lib as _lib
+
+__all__ = ["mm_fp8_lora", "mm_fp8", "plan"]
+
+_TENSOR_ARGS = ("a", "b", "a_scale", "b_scale", "d", "lora_b", "lora_scale", "bias", "out")
+
+
+def _prepare(op, out_dtype, tensors, a, b, out):
+    if out_dtype != torch.bfloat16:
+        raise ValueError(f"{op}: out_dtype must be torch.bfloat16 (got {out_dtype})")
+    for name, value in tensors.items():
+        if value is not None and not isinstance(value, torch.Tensor):
+            raise ValueError(f"{op}: {name} must be a torch.Tensor (got {type(value).__name__})")
+    if out is None and a is not None and b is not None:
+        shape = (a.shape[0], b.shape[0]) if a.dim() == 2 and b.dim() == 2 else (0, 0)
+        out = torch.empty(shape, dtype=torch.bfloat16, device=a.device)
+    return out
+
+
+def mm_fp8_lora(
+    a: torch.Tensor,
+    b: torch.Tensor,
+    a_scale: torch.Tensor,
+    b_scale: torch.Tensor,
+    d: Optional[torch.Tensor] = None,
+    lora_b: Optional[torch.Tensor] = None,
+    lora_scale: Optional[torch.Tensor] = None,
+    *,
+    bias: Optional[torch.Tensor] = None,
+    out: Optional[torch.Tensor] = None,
+    out_dtype: torch.dtype = torch.bfloat16,
+    backend: Literal["cake", "auto"] = "cake",
+    enable_pdl: Optional[bool] = None,
+) -> torch.Tensor:
+    """FP8 (E4M3, per-tensor scales) base GEMM with a runtime BF16 LoRA correction.
+
+    ``out = a_scale * b_scale * (a @ b^T) + lora_scale * (d @ lora_b^T) [+ bias]``
+
+    The correction is computed from the BF16 factors as given (never re-rounded
+    or pre-scaled), in fp32, inside the same kernel as the base product; the
+    result is rounded once to bf16. The base scales and ``lora_scale`` are
+    independent fp32 device scalars, read only by the kernel (no host sync).
+
+    Args:
+        a: float8_e4m3fn [M, K], row-major (unit inner stride, 16-byte aligned rows).
+        b: float8_e4m3fn [N, K], row-major (``a @ b^T``).
+        a_scale, b_scale: one-element fp32 tensors on the device of ``a``.
+        d: bf16 [M, r], contiguous: the LoRA-down output. r in (32, 64, 128).
+        lora_b: bf16 [N, r], contiguous: the LoRA-up weight (a [r, N] factor
+            must be transposed and made contiguous by the caller).
+        lora_scale: one-element fp32 device tensor. ``None`` turns the adapter
+            off (``d`` / ``lora_b`` are then ignored, not even validated); a
+            tensor holding +0.0 or -0.0 also turns it off, decided on the device:
+            no adapter loads or MMAs, output bitwise identical to ``mm_fp8``,
+            even when ``d`` / ``lora_b`` hold NaN. With a tensor, ``d`` and
+            ``lora_b`` are required and validated (a CUDA graph may replay the
+            call with a non-zero scale).
+        bias: bf16 [N], added in fp32 before the single rounding.
+        out: bf16 [M, N], contiguous, overlapping no input; allocated when None.
+        out_dtype: only torch.bfloat16.
+        backend: "cake" or "auto"; both run cake's programs, never another library.
+        enable_pdl: None or True (programs always launch with programmatic
+            dependent launch); False is refused.
+
+    Shape rules: M >= 1; N a positive multiple of 8; K a positive multiple of 16
+    on SM90 (there also M * N <= 2**32) and of 128 on SM100 / SM103.
+
+    Runs on torch's current stream of the tensors' device; safe under CUDA-graph
+    capture (no host sync, no allocation other than ``out``). A captured call
+    keeps the adapter pointers: swap adapters by writing into the captured
+    tensors (``copy_``), not by rebinding names.
+
+    Raises:
+        ValueError: a violated requirement; its message names the rule and the
+            value. Nothing is launched and ``out`` is untouched.
+        cake.UnsupportedArchitectureError: the device is not SM90 / SM100 / SM103
+            (or its programs are not built yet).
+
+    Returns:
+        ``out`` (bf16 [M, N]).
+    """
+    out = _prepare(
+        "mm_fp8_lora",
+        out_dtype,
+        dict(a=a, b=b, a_scale=a_scale, b_scale=b_scale, d=d, lora_b=lora_b,
+             lora_scale=lora_scale, bias=bias, out=out),
+        a, b, out,
+    )
+    _lib.mm_fp8_lora(a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend, enable_pdl)
+    return out
+
+
+def mm_fp8(
+    a: torch.Tensor,
+    b: torch.Tensor,
+    a_scale: torch.Tensor,
+    b_scale: torch.Tensor,
+    *,
+    bias: Optional[torch.Tensor] = None,
+    out: Optional[torch.Tensor] = None,
+    out_dtype: torch.dtype = torch.bfloat16,
+    backend: Literal["cake", "auto"] = "cake",
+    enable_pdl: Optional[bool] = None,
+) -> torch.Tensor:
+    """FP8 (E4M3, per-tensor scales) GEMM: ``out = a_scale * b_scale * (a @ b^T) [+ bias]``.
+
+    The programs of :func:`mm_fp8_lora` with the adapter off; the same
+    arguments, rules and errors.
+    """
+    out = _prepare(
+        "mm_fp8",
+        out_dtype,
+        dict(a=a, b=b, a_scale=a_scale, b_scale=b_scale, bias=bias, out=out),
+        a, b, out,
+    )
+    _lib.mm_fp8(a, b, a_scale, b_scale, bias, out, backend, enable_pdl)
+    return out
+
+
+def device_info(device: Optional[int] = None) -> dict:
+    """Compute capability, SM count and cake's architecture name ('' if none) of a CUDA device."""
+    if device is None:
+        device = torch.cuda.current_device()
+    return dict(_lib.device_info(int(device)))
+
+
+def plan(M: int, N: int, K: int, r: int = 0, arch: Optional[str] = None,
+         num_sms: Optional[int] = None) -> dict:
+    """The program cake runs for a problem, and its parameters, without launching.
+
+    A pure function of (M, N, K, r, arch, num_sms): pass ``arch`` ("sm90",
+    "sm100", "sm103") and ``num_sms`` to ask about any device; leave them None
+    to ask about the current CUDA device. ``r`` is the LoRA rank (0: adapter off).
+
+    Returns a dict: program, arch, tile_m, tile_n, tile_k, swap_ab, cluster_m,
+    cluster_n, scheduler, raster, raster_group, raster_block_m, raster_block_n,
+    tiles_m, tiles_n, tiles, workers, waves, grid.
+    """
+    if arch is None or num_sms is None:
+        info = device_info()
+        arch = arch if arch is not None else info["arch"]
+        num_sms = num_sms if num_sms is not None else info["num_sms"]
+    return dict(_lib.plan(int(M), int(N), int(K), int(r), str(arch), int(num_sms)))

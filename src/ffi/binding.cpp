@@ -1,0 +1,182 @@
+// The Python binding, over TVM-FFI (DLPack tensors; no dependency on torch).
+//
+// Tensors arrive as DLPack views; the calling framework's current stream for the
+// device arrives through TVM-FFI's environment stream. Each function turns its
+// arguments into descriptions, runs the contract (cake/contract.h), and calls
+// the same C++ entry point a C++ user calls. cake's exceptions become Python's
+// ValueError / cake.UnsupportedArchitectureError / RuntimeError.
+#include <cuda_runtime_api.h>
+#include <dlpack/dlpack.h>
+#include <tvm/ffi/container/map.h>
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/dtype.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/extra/c_env_api.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/optional.h>
+#include <tvm/ffi/string.h>
+
+#include <optional>
+#include <string>
+
+#include "cake/contract.h"
+#include "cake/errors.h"
+#include "cake/gemm.h"
+#include "cake/plan.h"
+#include "launch/device.h"
+
+namespace {
+
+using tvm::ffi::Any;
+using tvm::ffi::Map;
+using tvm::ffi::Optional;
+using tvm::ffi::String;
+using tvm::ffi::TensorView;
+
+// Runs `fn`, translating cake's exceptions into the Python exception kinds.
+template <typename Fn>
+auto translate_errors(Fn&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const cake::InvalidArgument& e) {
+    throw tvm::ffi::Error("ValueError", e.what(), "");
+  } catch (const cake::UnsupportedArchitecture& e) {
+    throw tvm::ffi::Error("UnsupportedArchitectureError", e.what(), "");
+  } catch (const cake::CudaError& e) {
+    throw tvm::ffi::Error("RuntimeError", e.what(), "");
+  }
+}
+
+cake::DType dtype_of(DLDataType t) {
+  if (t.lanes != 1) return cake::DType::kOther;
+  if (t.code == kDLFloat8_e4m3fn && t.bits == 8) return cake::DType::kFloat8E4M3;
+  if (t.code == kDLBfloat && t.bits == 16) return cake::DType::kBFloat16;
+  if (t.code == kDLFloat && t.bits == 32) return cake::DType::kFloat32;
+  return cake::DType::kOther;
+}
+
+cake::TensorDesc describe(const TensorView& t) {
+  cake::TensorDesc d;
+  d.data = static_cast<const char*>(t.data_ptr()) + t.byte_offset();
+  d.dtype = dtype_of(t.dtype());
+  d.dtype_label = std::string(tvm::ffi::DLDataTypeToString(t.dtype()));
+  d.ndim = t.ndim();
+  const DLDevice dev = t.device();
+  d.on_cuda = dev.device_type == kDLCUDA;
+  d.device = dev.device_id;
+  if (d.on_cuda)
+    d.device_label = "cuda:" + std::to_string(d.device);
+  else if (dev.device_type == kDLCPU)
+    d.device_label = "cpu";
+  else
+    d.device_label = "device type " + std::to_string(dev.device_type);
+  if (d.ndim > 4) return d;  // the rank check fails before any shape is read
+  for (int i = 0; i < d.ndim; ++i) {
+    d.shape[i] = t.size(i);
+    d.strides[i] = t.stride(i);
+  }
+  return d;
+}
+
+std::optional<cake::TensorDesc> describe(const Optional<TensorView>& view) {
+  if (!view.has_value()) return std::nullopt;
+  return describe(view.value());
+}
+
+void run(const char* op, cake::MmTensors tensors, const String& backend, Optional<bool> enable_pdl) {
+  translate_errors([&] {
+    cake::check_options(op, std::string(backend),
+                        enable_pdl.has_value() ? std::optional<bool>(*enable_pdl) : std::nullopt);
+    const cake::CheckedTensors c = cake::check_tensors(op, tensors);
+    cake::DeviceGuard guard(c.device);
+    auto stream = static_cast<cudaStream_t>(TVMFFIEnvGetStream(kDLCUDA, c.device));
+    if (tensors.lora_scale)
+      cake::mm_fp8_lora(c.args, stream);
+    else
+      cake::mm_fp8(c.args, stream);
+  });
+}
+
+void mm_fp8_lora(TensorView a, TensorView b, TensorView a_scale, TensorView b_scale,
+                 Optional<TensorView> d, Optional<TensorView> lora_b, Optional<TensorView> lora_scale,
+                 Optional<TensorView> bias, TensorView out, String backend, Optional<bool> enable_pdl) {
+  cake::MmTensors t;
+  t.a = describe(a);
+  t.b = describe(b);
+  t.a_scale = describe(a_scale);
+  t.b_scale = describe(b_scale);
+  t.lora_scale = describe(lora_scale);
+  if (t.lora_scale) {  // lora_scale=None: d and lora_b are not looked at
+    t.d = describe(d);
+    t.lora_b = describe(lora_b);
+  }
+  t.bias = describe(bias);
+  t.out = describe(out);
+  run("mm_fp8_lora", t, backend, enable_pdl);
+}
+
+void mm_fp8(TensorView a, TensorView b, TensorView a_scale, TensorView b_scale, Optional<TensorView> bias,
+            TensorView out, String backend, Optional<bool> enable_pdl) {
+  cake::MmTensors t;
+  t.a = describe(a);
+  t.b = describe(b);
+  t.a_scale = describe(a_scale);
+  t.b_scale = describe(b_scale);
+  t.bias = describe(bias);
+  t.out = describe(out);
+  run("mm_fp8", t, backend, enable_pdl);
+}
+
+Map<String, Any> plan_to_map(const cake::Plan& p) {
+  Map<String, Any> m;
+  m.Set("program", String(cake::program_name(p.program)));
+  m.Set("arch", String(cake::arch_name(p.arch)));
+  m.Set("tile_m", static_cast<int64_t>(p.tile_m));
+  m.Set("tile_n", static_cast<int64_t>(p.tile_n));
+  m.Set("tile_k", static_cast<int64_t>(p.tile_k));
+  m.Set("swap_ab", p.swap_ab);
+  m.Set("cluster_m", static_cast<int64_t>(p.cluster_m));
+  m.Set("cluster_n", static_cast<int64_t>(p.cluster_n));
+  m.Set("scheduler", String(p.scheduler));
+  m.Set("raster", String(p.raster));
+  m.Set("raster_group", static_cast<int64_t>(p.raster_group));
+  m.Set("raster_block_m", static_cast<int64_t>(p.raster_block_m));
+  m.Set("raster_block_n", static_cast<int64_t>(p.raster_block_n));
+  m.Set("tiles_m", p.tiles_m);
+  m.Set("tiles_n", p.tiles_n);
+  m.Set("tiles", p.tiles);
+  m.Set("workers", p.workers);
+  m.Set("waves", p.waves);
+  m.Set("grid", static_cast<int64_t>(p.grid));
+  return m;
+}
+
+Map<String, Any> plan(int64_t M, int64_t N, int64_t K, int64_t r, String arch, int64_t num_sms) {
+  return translate_errors([&] {
+    const std::optional<cake::Arch> a = cake::parse_arch(std::string(arch));
+    if (!a)
+      throw cake::InvalidArgument("plan: arch must be one of sm90, sm100, sm103 (got \"" +
+                                  std::string(arch) + "\")");
+    return plan_to_map(cake::plan(M, N, K, r, *a, static_cast<int>(num_sms)));
+  });
+}
+
+// (compute capability major, minor, SM count, cake's name of it or "") of a device.
+Map<String, Any> device_info(int64_t device) {
+  return translate_errors([&] {
+    const cake::DeviceInfo& info = cake::device_info(static_cast<int>(device));
+    Map<String, Any> m;
+    m.Set("major", static_cast<int64_t>(info.major));
+    m.Set("minor", static_cast<int64_t>(info.minor));
+    m.Set("num_sms", static_cast<int64_t>(info.sms));
+    m.Set("arch", String(info.arch ? cake::arch_name(*info.arch) : ""));
+    return m;
+  });
+}
+
+}  // namespace
+
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(mm_fp8_lora, mm_fp8_lora);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(mm_fp8, mm_fp8);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(plan, plan);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(device_info, device_info);

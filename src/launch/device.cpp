@@ -1,0 +1,68 @@
+#include "launch/device.h"
+
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <mutex>
+#include <sstream>
+
+#include "cake/errors.h"
+
+namespace cake {
+namespace {
+constexpr int kMaxDevices = 64;
+std::array<DeviceInfo, kMaxDevices> g_info;
+std::array<std::once_flag, kMaxDevices> g_once;
+}  // namespace
+
+void check_cuda(int status, const char* what) {
+  if (status == cudaSuccess) return;
+  const auto e = static_cast<cudaError_t>(status);
+  std::ostringstream os;
+  os << "cake: " << what << " failed: " << cudaGetErrorName(e) << " (" << cudaGetErrorString(e) << ")";
+  throw CudaError(os.str());
+}
+
+int current_device() {
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  return device;
+}
+
+const DeviceInfo& device_info(int device) {
+  if (device < 0 || device >= kMaxDevices) check_cuda(cudaErrorInvalidDevice, "device lookup");
+  std::call_once(g_once[device], [device] {
+    DeviceInfo& d = g_info[device];
+    check_cuda(cudaDeviceGetAttribute(&d.major, cudaDevAttrComputeCapabilityMajor, device),
+               "cudaDeviceGetAttribute");
+    check_cuda(cudaDeviceGetAttribute(&d.minor, cudaDevAttrComputeCapabilityMinor, device),
+               "cudaDeviceGetAttribute");
+    check_cuda(cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, device),
+               "cudaDeviceGetAttribute");
+    d.arch = arch_from_compute_capability(d.major, d.minor);
+  });
+  return g_info[device];
+}
+
+Arch require_arch(const DeviceInfo& info) {
+  if (info.arch) return *info.arch;
+  std::ostringstream os;
+  os << "cake: compute capability " << info.major << "." << info.minor
+     << " is not supported; cake runs on compute capability 9.0 (SM90: H100, H200), "
+        "10.0 (SM100: B200) and 10.3 (SM103: B300)";
+  throw UnsupportedArchitecture(os.str());
+}
+
+DeviceGuard::DeviceGuard(int device) {
+  const int now = current_device();
+  if (now != device) {
+    check_cuda(cudaSetDevice(device), "cudaSetDevice");
+    previous_ = now;
+  }
+}
+
+DeviceGuard::~DeviceGuard() {
+  if (previous_ >= 0) cudaSetDevice(previous_);
+}
+
+}  // namespace cake

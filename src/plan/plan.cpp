@@ -1,0 +1,149 @@
+// Program choice: a pure function of (M, N, K, r, architecture, SM count).
+#include "cake/plan.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+#include <string>
+
+#include "cake/errors.h"
+#include "sm90/config.h"
+
+namespace cake {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+void set_grid(Plan& p, int64_t tile_m, int64_t tile_n, int64_t M, int64_t N, int64_t workers,
+              int ctas_per_worker) {
+  p.tile_m = static_cast<int>(tile_m);
+  p.tile_n = static_cast<int>(tile_n);
+  p.tiles_m = ceil_div(M, tile_m);
+  p.tiles_n = ceil_div(N, tile_n);
+  p.tiles = p.tiles_m * p.tiles_n;
+  p.workers = workers;
+  p.waves = ceil_div(p.tiles, workers);
+  p.grid = static_cast<int>(std::min(p.tiles, workers) * ctas_per_worker);
+}
+
+template <typename Shape>
+void hopper(Plan& p, Program program, int64_t M, int64_t N, int num_sms) {
+  p.program = program;
+  p.tile_k = sm90::kStageK;
+  p.swap_ab = Shape::kSwapAB;
+  p.scheduler = "static_persistent";
+  p.raster = "grouped";
+  p.raster_group = Shape::kSwapAB ? 1 : sm90::kRasterGroup;
+  set_grid(p, Shape::kTileM, Shape::kTileN, M, N, num_sms, 1);
+}
+
+// SM90: M <= 64 is decode-like and weight-bound: swap A and B so that the
+// weights fill wgmma's 64-row side and the few tokens its narrow N side.
+void plan_sm90(Plan& p, int64_t M, int64_t N, int num_sms) {
+  if (M <= sm90::ShapeSwap128x64::kTileM)
+    hopper<sm90::ShapeSwap128x64>(p, Program::kHopperSwap128x64, M, N, num_sms);
+  else
+    hopper<sm90::Shape128x128>(p, Program::kHopper128x128, M, N, num_sms);
+}
+
+// SM100 / SM103, as the seed states it (docs/contract.md section 4):
+//  - one CTA per SM, resident CTA pairs = num_sms / 2;
+//  - the pair tile is 256 rows; its width is 256 when 256 x 256 tiles still give
+//    every resident pair a tile, else 128 (more, narrower tiles for small problems);
+//  - fp8_blackwell_l2_point: tiles >= 10 * pairs, K >= 16384 and the 4 x 4 raster
+//    block is proper in the tile grid (fits, and is smaller in some dimension);
+//  - fp8_blackwell_tile_m (SM103): those runs that also have at least 20 waves of
+//    512 x 256 tiles over the resident pairs and K >= 32768;
+//  - everything else: the static persistent program.
+void plan_blackwell(Plan& p, Arch arch, int64_t M, int64_t N, int64_t K, int num_sms) {
+  const int64_t pairs = std::max<int64_t>(1, num_sms / 2);
+  const int64_t wide_tiles = ceil_div(M, 256) * ceil_div(N, 256);
+  const int64_t width = wide_tiles >= pairs ? 256 : 128;
+  p.cluster_m = 2;
+  p.tile_k = 128;
+  set_grid(p, 256, width, M, N, pairs, 2);
+
+  const bool block_fits = p.tiles_m >= kBlackwellRasterBlockM && p.tiles_n >= kBlackwellRasterBlockN;
+  const bool block_proper =
+      block_fits && (p.tiles_m > kBlackwellRasterBlockM || p.tiles_n > kBlackwellRasterBlockN);
+  const bool l2_point = p.tiles >= 10 * pairs && K >= 16384 && block_proper;
+  const int64_t waves_512 = ceil_div(ceil_div(M, 512) * ceil_div(N, 256), pairs);
+  const bool tile_m = arch == Arch::SM103 && l2_point && waves_512 >= 20 && K >= 32768;
+
+  if (tile_m) {
+    p.program = Program::kBlackwellTileM;
+    set_grid(p, 512, 256, M, N, pairs, 2);
+  } else if (l2_point) {
+    p.program = Program::kBlackwellL2Point;
+  } else {
+    p.program = Program::kBlackwellStatic;
+  }
+  if (l2_point) {
+    p.scheduler = "dynamic";
+    p.raster = "blocked";
+    p.raster_block_m = kBlackwellRasterBlockM;
+    p.raster_block_n = kBlackwellRasterBlockN;
+  } else {
+    p.scheduler = "static_persistent";
+    p.raster = "grouped";
+    p.raster_group = 1;
+  }
+}
+
+}  // namespace
+
+const char* arch_name(Arch arch) {
+  switch (arch) {
+    case Arch::SM90: return "sm90";
+    case Arch::SM100: return "sm100";
+    case Arch::SM103: return "sm103";
+  }
+  return "?";
+}
+
+std::optional<Arch> parse_arch(const std::string& name) {
+  std::string s;
+  for (char c : name)
+    if (std::isalnum(static_cast<unsigned char>(c))) s += static_cast<char>(std::tolower(c));
+  if (s.rfind("sm", 0) == 0) s = s.substr(2);
+  if (s == "90" || s == "90a") return Arch::SM90;
+  if (s == "100" || s == "100a") return Arch::SM100;
+  if (s == "103" || s == "103a") return Arch::SM103;
+  return std::nullopt;
+}
+
+std::optional<Arch> arch_from_compute_capability(int major, int minor) {
+  if (major == 9 && minor == 0) return Arch::SM90;
+  if (major == 10 && minor == 0) return Arch::SM100;
+  if (major == 10 && minor == 3) return Arch::SM103;
+  return std::nullopt;
+}
+
+const char* program_name(Program program) {
+  switch (program) {
+    case Program::kHopper128x128: return "fp8_hopper_128x128";
+    case Program::kHopperSwap128x64: return "fp8_hopper_swap_128x64";
+    case Program::kBlackwellStatic: return "fp8_blackwell_static";
+    case Program::kBlackwellL2Point: return "fp8_blackwell_l2_point";
+    case Program::kBlackwellTileM: return "fp8_blackwell_tile_m";
+  }
+  return "?";
+}
+
+Plan plan(int64_t M, int64_t N, int64_t K, int64_t r, Arch arch, int num_sms) {
+  if (M < 1 || N < 1 || K < 1 || r < 0 || num_sms < 1) {
+    std::ostringstream os;
+    os << "plan: sizes must be positive and num_sms >= 1 (got M=" << M << ", N=" << N
+       << ", K=" << K << ", r=" << r << ", num_sms=" << num_sms << ")";
+    throw InvalidArgument(os.str());
+  }
+  Plan p{};
+  p.arch = arch;
+  if (arch == Arch::SM90)
+    plan_sm90(p, M, N, num_sms);
+  else
+    plan_blackwell(p, arch, M, N, K, num_sms);
+  return p;
+}
+
+}  // namespace cake

@@ -1,0 +1,47 @@
+// Compile-time shape of each Hopper program: shared by the plan (host, pure C++)
+// and the kernels, so that what plan() reports is what the kernel is built with.
+#pragma once
+
+namespace cake::sm90 {
+
+// Shared-memory budget of one CTA on SM90 (227 KiB) and what the kernel keeps
+// outside the ring: barriers and 1 KiB of alignment slack.
+inline constexpr int kSmemBytes = 232448;
+inline constexpr int kSmemReserved = 2048;
+
+// One pipeline stage holds a 128-byte-wide K slice of both operands: 128 FP8
+// elements of a/b, or 64 BF16 elements of d/lora_b (the same bytes per row).
+inline constexpr int kStageK = 128;      // FP8 elements per stage
+inline constexpr int kLoraChunk = 64;    // BF16 elements per stage
+inline constexpr int kRowBytes = 128;
+
+template <int kBlockP_, int kBlockQ_, bool kSwapAB_>
+struct ProgramShape {
+  // P: the operand on wgmma's M side (64 rows per consumer warpgroup);
+  // Q: the operand on wgmma's N side. Without swap P = a (rows of out), Q = b;
+  // with swap P = b (columns of out), Q = a.
+  static constexpr int kBlockP = kBlockP_;
+  static constexpr int kBlockQ = kBlockQ_;
+  static constexpr bool kSwapAB = kSwapAB_;
+  static constexpr int kConsumerWarpgroups = kBlockP / 64;
+  static constexpr int kThreads = 128 * (kConsumerWarpgroups + 1);
+  static constexpr int kStageBytes = (kBlockP + kBlockQ) * kRowBytes;
+  static constexpr int kEpilogueBytes = kBlockP * kBlockQ * 2;  // bf16 output tile
+  static constexpr int kStagesFit = (kSmemBytes - kSmemReserved - kEpilogueBytes) / kStageBytes;
+  static constexpr int kStages = kStagesFit > 8 ? 8 : kStagesFit;
+  static constexpr int kSmemUse = kStages * kStageBytes + kEpilogueBytes + kSmemReserved;
+  // Output tile in out's own coordinates.
+  static constexpr int kTileM = kSwapAB ? kBlockQ : kBlockP;
+  static constexpr int kTileN = kSwapAB ? kBlockP : kBlockQ;
+  static_assert(kStages >= 3, "ring too shallow");
+  static_assert(kSmemUse <= kSmemBytes, "shared memory over budget");
+};
+
+using Shape128x128 = ProgramShape<128, 128, false>;
+using ShapeSwap128x64 = ProgramShape<128, 64, true>;
+
+// Tiles walk this many tiles along M before moving along N (grouped raster):
+// CTAs resident together share both operands in L2.
+inline constexpr int kRasterGroup = 8;
+
+}  // namespace cake::sm90

@@ -1,0 +1,73 @@
+#include "sm90/launch.h"
+
+#include <cuda.h>
+
+#include <string>
+
+#include "cake/errors.h"
+#include "launch/device.h"
+#include "launch/tensor_map.h"
+#include "sm90/config.h"
+#include "sm90/run_program.h"
+
+namespace cake::sm90 {
+namespace {
+
+template <typename Shape>
+void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream) {
+  constexpr bool swap = Shape::kSwapAB;
+  const int64_t lda = a.lda ? a.lda : a.K;
+  const int64_t ldb = a.ldb ? a.ldb : a.K;
+  const bool adapter = a.lora_scale != nullptr;
+  const int64_t rows_p = swap ? a.N : a.M;
+  const int64_t rows_q = swap ? a.M : a.N;
+
+  auto fp8 = [&](const void* base, int64_t rows, int64_t pitch, int box_rows) {
+    return make_tensor_map(base, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, rows, a.K, pitch, box_rows,
+                           kStageK);
+  };
+  // r = 32 reads a 64-wide box: TMA fills the columns past r with zeros, and the
+  // consumers issue only r / 16 instructions, so those zeros are never used.
+  auto bf16 = [&](const void* base, int64_t rows, int box_rows) {
+    return make_tensor_map(base, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, rows, a.r, a.r * 2, box_rows,
+                           kLoraChunk);
+  };
+
+  TensorMaps maps{};
+  maps.p = fp8(swap ? static_cast<const void*>(a.b) : a.a, rows_p, swap ? ldb : lda, Shape::kBlockP);
+  maps.q = fp8(swap ? static_cast<const void*>(a.a) : a.b, rows_q, swap ? lda : ldb, Shape::kBlockQ);
+  if (adapter) {
+    maps.lora_p = bf16(swap ? a.lora_b : a.d, rows_p, Shape::kBlockP);
+    maps.lora_q = bf16(swap ? a.d : a.lora_b, rows_q, Shape::kBlockQ);
+  }
+  // Each consumer warpgroup stores 64 rows of P: a 64 (M) x 64 (N) box either way.
+  maps.out = make_tensor_map(a.out, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, a.M, a.N, a.N * 2,
+                             swap ? Shape::kBlockQ : 64, 64);
+
+  ProgramParams params{};
+  params.tiles_p = static_cast<uint32_t>(swap ? plan.tiles_n : plan.tiles_m);
+  params.tiles_q = static_cast<uint32_t>(swap ? plan.tiles_m : plan.tiles_n);
+  params.raster_group = static_cast<uint32_t>(plan.raster_group);
+  params.k_blocks = static_cast<uint32_t>((a.K + kStageK - 1) / kStageK);
+  params.lora_chunks = adapter ? static_cast<uint32_t>((a.r + kLoraChunk - 1) / kLoraChunk) : 0;
+  params.lora_steps = adapter ? static_cast<uint32_t>(a.r / 16) : 0;
+  params.n = static_cast<uint32_t>(a.N);
+  params.a_scale = a.a_scale;
+  params.b_scale = a.b_scale;
+  params.lora_scale = a.lora_scale;
+  params.bias = a.bias;
+  run_program<Shape>(maps, params, plan.grid, current_device(), stream);
+}
+
+}  // namespace
+
+void launch(const Plan& plan, const MmFp8LoraArgs& args, cudaStream_t stream) {
+  switch (plan.program) {
+    case Program::kHopper128x128: return launch_shape<Shape128x128>(plan, args, stream);
+    case Program::kHopperSwap128x64: return launch_shape<ShapeSwap128x64>(plan, args, stream);
+    default: throw UnsupportedArchitecture(std::string("cake: ") + program_name(plan.program) +
+                                           " is not a Hopper program");
+  }
+}
+
+}  // namespace cake::sm90

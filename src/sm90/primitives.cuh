@@ -1,0 +1,124 @@
+// Hopper building blocks used by the programs: shared-memory matrix descriptors,
+// the wgmma instructions (through CuTe's atoms), mbarriers, TMA, register
+// reallocation, programmatic dependent launch. Thin names over CUTLASS/CuTe so
+// that program.cuh reads as the algorithm.
+#pragma once
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+
+#include <cstdint>
+#include <utility>
+
+#include <cute/arch/copy_sm90_desc.hpp>
+#include <cute/arch/copy_sm90_tma.hpp>
+#include <cute/arch/mma_sm90_desc.hpp>
+#include <cute/arch/mma_sm90_gmma.hpp>
+#include <cutlass/arch/barrier.h>
+#include <cutlass/arch/reg_reconfig.h>
+
+namespace cake::sm90 {
+
+namespace gmma = cute::SM90::GMMA;
+using Barrier = cutlass::arch::ClusterTransactionBarrier;
+
+// ---------------------------------------------------------------------------------
+// Shared-memory operand tiles. Every operand tile is K-major with 128-byte rows,
+// written by TMA with the 128-byte swizzle: 8-row groups are 1024 bytes apart and
+// the 16-byte chunks of row r are permuted by r % 8. Tiles start 1024-byte aligned.
+
+__device__ __forceinline__ uint64_t smem_desc(const void* tile) {
+  cute::GmmaDescriptor desc;
+  desc.bitfield.start_address_ = static_cast<uint16_t>(cute::cast_smem_ptr_to_uint(tile) >> 4);
+  desc.bitfield.leading_byte_offset_ = 1;    // unused with the 128-byte swizzle
+  desc.bitfield.stride_byte_offset_ = 1024 >> 4;
+  desc.bitfield.base_offset_ = 0;
+  desc.bitfield.layout_type_ = 1;            // SWIZZLE_128B
+  return desc.desc_;
+}
+
+// Advancing along K inside the 128-byte row: the descriptor's start address is in
+// 16-byte units.
+__device__ __forceinline__ uint64_t desc_advance(uint64_t desc, int bytes) {
+  return desc + static_cast<uint64_t>(bytes >> 4);
+}
+
+// ---------------------------------------------------------------------------------
+// wgmma: one warpgroup computes a 64 x N block, both operands from shared memory.
+// FP8 instructions are 32 deep (32 bytes of each row), BF16 ones 16 deep (also
+// 32 bytes), so one 128-byte stage is 4 instructions of either kind.
+
+template <int N> struct MmaOps;
+template <> struct MmaOps<128> {
+  using Fp8 = gmma::MMA_64x128x32_F32E4M3E4M3_SS_TN<>;
+  using Bf16 = gmma::MMA_64x128x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
+};
+template <> struct MmaOps<64> {
+  using Fp8 = gmma::MMA_64x64x32_F32E4M3E4M3_SS_TN<>;
+  using Bf16 = gmma::MMA_64x64x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
+};
+
+template <typename Op, int R, size_t... I>
+__device__ __forceinline__ void mma_call(uint64_t da, uint64_t db, float (&acc)[R], bool accumulate,
+                                         std::index_sequence<I...>) {
+  Op::fma(da, db, acc[I]..., accumulate ? gmma::ScaleOut::One : gmma::ScaleOut::Zero);
+}
+
+// acc (+)= P[64 x 32B] * Q[N x 32B]^T, for the 32-byte K slice the descriptors name.
+template <typename Op, int R>
+__device__ __forceinline__ void mma(uint64_t da, uint64_t db, float (&acc)[R], bool accumulate) {
+  mma_call<Op>(da, db, acc, accumulate, std::make_index_sequence<R>{});
+}
+
+template <int R>
+__device__ __forceinline__ void fence_operands(float (&acc)[R]) {
+#pragma unroll
+  for (int i = 0; i < R; ++i) cute::warpgroup_fence_operand(acc[i]);
+}
+
+// ---------------------------------------------------------------------------------
+// TMA
+
+__device__ __forceinline__ void tma_load(const CUtensorMap* map, Barrier* bar, void* smem, int c0,
+                                         int c1, uint64_t cache_hint) {
+  cute::SM90_TMA_LOAD_2D::copy(map, reinterpret_cast<uint64_t*>(bar), cache_hint, smem, c0, c1);
+}
+
+__device__ __forceinline__ void tma_store(const CUtensorMap* map, const void* smem, int c0, int c1) {
+  cute::SM90_TMA_STORE_2D::copy(map, smem, c0, c1);
+}
+
+// L2 eviction hint for TMA loads (the createpolicy encoding CuTe calls EVICT_NORMAL).
+inline constexpr uint64_t kEvictNormal = 0x1000000000000000ull;
+
+// ---------------------------------------------------------------------------------
+// Programmatic dependent launch. Before grid_dependency_wait() nothing an earlier
+// kernel may write is read; launch_dependents() lets the next kernel start its
+// prologue (it still waits for this grid to finish before reading our output).
+
+__device__ __forceinline__ void grid_dependency_wait() {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+}
+__device__ __forceinline__ void launch_dependents() {
+  asm volatile("griddepcontrol.launch_dependents;" :::);
+}
+
+// Named barrier over the `threads` threads of one or more warpgroups (id 0 is
+// __syncthreads').
+__device__ __forceinline__ void named_barrier(int id, int threads) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
+__device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
+  __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+  return *reinterpret_cast<uint32_t*>(&v);
+}
+
+__device__ __forceinline__ void st_shared_u32(uint32_t addr, uint32_t v) {
+  asm volatile("st.shared.u32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+__device__ __forceinline__ void st_shared_u16(uint32_t addr, uint16_t v) {
+  asm volatile("st.shared.u16 [%0], %1;" ::"r"(addr), "h"(v) : "memory");
+}
+
+}  // namespace cake::sm90

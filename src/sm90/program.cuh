@@ -1,0 +1,254 @@
+// The Hopper program: FP8 GEMM with the LoRA correction fused, one pass over out.
+//
+//   out = alpha * (a @ b^T) + s * (d @ lora_b^T) [+ bias],  alpha = a_scale * b_scale
+//
+// Warp-specialised and persistent. One CTA per SM walks its output tiles
+// (scheduler.cuh); per CTA:
+//   warpgroup 0      producer: one thread streams 128-byte-wide K slices of both
+//                    operands into a ring of shared-memory stages with TMA,
+//                    completing on mbarriers: first the K loop of a/b (FP8), then,
+//                    when the adapter is on, r/64 slices of d/lora_b (BF16) through
+//                    the same ring.
+//   warpgroups 1..   consumers: each owns 64 rows of the P operand. FP8 wgmma
+//                    partial sums of one stage (128 deep) are promoted into an fp32
+//                    accumulator after every stage (Hopper's FP8 tensor-core
+//                    accumulation keeps fewer bits than fp32); the adapter slices
+//                    then run as BF16 wgmma into the freed promotion registers.
+//   epilogue         per consumer warpgroup: alpha*acc + s*acc_lora + bias in fp32,
+//                    rounded once to bf16, staged in swizzled shared memory and
+//                    written by a TMA store (tails clipped by TMA) that overlaps the
+//                    next tile's main loop.
+// The adapter is on when lora_scale is given and its value is not +-0, read on the
+// device after the grid-dependency wait: off, the instruction stream is exactly
+// the base program's, hence bitwise identical output.
+//
+// P is the operand on wgmma's 64-row side. Without swap P = a, Q = b (out rows
+// come from P); with swap (small M) P = b, Q = a and the epilogue transposes.
+#pragma once
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "sm90/config.h"
+#include "sm90/primitives.cuh"
+#include "sm90/run_program.h"
+#include "sm90/scheduler.cuh"
+
+namespace cake::sm90 {
+
+inline constexpr int kProducerRegs = 40;
+inline constexpr int kConsumerRegs = 232;
+
+template <typename Shape>
+__global__ void __launch_bounds__(Shape::kThreads, 1)
+    fp8_lora_program(const __grid_constant__ CUtensorMap tm_p, const __grid_constant__ CUtensorMap tm_q,
+                     const __grid_constant__ CUtensorMap tm_lora_p,
+                     const __grid_constant__ CUtensorMap tm_lora_q,
+                     const __grid_constant__ CUtensorMap tm_out, const ProgramParams params) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  constexpr int kStages = Shape::kStages;
+  constexpr int kBlockP = Shape::kBlockP;
+  constexpr int kBlockQ = Shape::kBlockQ;
+  constexpr int kPBytes = kBlockP * kRowBytes;
+  constexpr int kQBytes = kBlockQ * kRowBytes;
+  constexpr int kConsumerWarps = Shape::kConsumerWarpgroups * 4;
+  constexpr int kAccRegs = kBlockQ / 2;  // 64 x kBlockQ fp32 over 128 threads
+  using Ops = MmaOps<kBlockQ>;
+
+  // Shared memory: [ring of P slices][ring of Q slices][epilogue tile][barriers].
+  extern __shared__ uint8_t smem_raw[];
+  uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t{1023});
+  uint8_t* ring_p = smem;
+  uint8_t* ring_q = ring_p + kStages * kPBytes;
+  uint8_t* epilogue = ring_q + kStages * kQBytes;
+  uint64_t* full = reinterpret_cast<uint64_t*>(epilogue + Shape::kEpilogueBytes);
+  uint64_t* empty = full + kStages;
+
+  const int warpgroup = threadIdx.x / 128;
+  const int thread = threadIdx.x % 128;
+  const bool has_adapter = params.lora_scale != nullptr;
+
+  // Prologue: nothing here reads memory an earlier kernel may write.
+  if (threadIdx.x == 0) {
+    cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&tm_p));
+    cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&tm_q));
+    cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&tm_out));
+    if (has_adapter) {
+      cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&tm_lora_p));
+      cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&tm_lora_q));
+    }
+    for (int s = 0; s < kStages; ++s) {
+      cutlass::arch::ClusterBarrier::init(&full[s], 1);
+      cutlass::arch::ClusterBarrier::init(&empty[s], kConsumerWarps);
+    }
+    cutlass::arch::fence_barrier_init();
+  }
+  __syncthreads();
+
+  grid_dependency_wait();
+  // Uniform across the CTA: every thread reads the same scalar.
+  const bool use_adapter = has_adapter && *params.lora_scale != 0.0f;
+
+  TileScheduler scheduler(params.tiles_p, params.tiles_q, params.raster_group);
+
+  if (warpgroup == 0) {
+    // ---------------------------------------------------------------- producer
+    cutlass::arch::warpgroup_reg_dealloc<kProducerRegs>();
+    if (thread == 0) {
+      uint32_t stage = 0, phase = 0;
+      auto load = [&](const CUtensorMap* mp, const CUtensorMap* mq, int k, int row_p, int row_q) {
+        cutlass::arch::ClusterBarrier::wait(&empty[stage], phase ^ 1);
+        Barrier* bar = reinterpret_cast<Barrier*>(&full[stage]);
+        cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], Shape::kStageBytes);
+        tma_load(mp, bar, ring_p + stage * kPBytes, k, row_p, kEvictNormal);
+        tma_load(mq, bar, ring_q + stage * kQBytes, k, row_q, kEvictNormal);
+        if (++stage == kStages) stage = 0, phase ^= 1;
+      };
+      uint32_t tp, tq;
+      while (scheduler.get(tp, tq)) {
+        const int row_p = static_cast<int>(tp * kBlockP), row_q = static_cast<int>(tq * kBlockQ);
+        for (uint32_t kb = 0; kb < params.k_blocks; ++kb)
+          load(&tm_p, &tm_q, static_cast<int>(kb * kStageK), row_p, row_q);
+        if (use_adapter)
+          for (uint32_t c = 0; c < params.lora_chunks; ++c)
+            load(&tm_lora_p, &tm_lora_q, static_cast<int>(c * kLoraChunk), row_p, row_q);
+      }
+      // Every load is issued: the next kernel may start its prologue.
+      launch_dependents();
+    }
+  } else {
+    // ---------------------------------------------------------------- consumers
+    cutlass::arch::warpgroup_reg_alloc<kConsumerRegs>();
+    const int cw = warpgroup - 1;  // this warpgroup's 64 rows of P
+    const int warp = thread / 32, lane = thread % 32;
+    const float alpha = *params.a_scale * *params.b_scale;
+    const float s_lora = use_adapter ? *params.lora_scale : 0.0f;
+
+    float acc[kAccRegs];   // fp32 sum of the base product
+    float part[kAccRegs];  // one stage's wgmma partial sums, then the adapter's sum
+    uint32_t stage = 0, phase = 0;
+
+    uint32_t tp, tq;
+    while (scheduler.get(tp, tq)) {
+#pragma unroll
+      for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
+
+      // Base: FP8 K loop, promoted into fp32 after every 128-deep stage.
+      for (uint32_t kb = 0; kb < params.k_blocks; ++kb) {
+        cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
+        const uint64_t dp = smem_desc(ring_p + stage * kPBytes + cw * 64 * kRowBytes);
+        const uint64_t dq = smem_desc(ring_q + stage * kQBytes);
+        fence_operands(part);
+        cute::warpgroup_arrive();
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+          mma<typename Ops::Fp8>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part, k > 0);
+        cute::warpgroup_commit_batch();
+        cute::warpgroup_wait<0>();
+        fence_operands(part);
+        if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[stage]);
+        if (++stage == kStages) stage = 0, phase ^= 1;
+#pragma unroll
+        for (int i = 0; i < kAccRegs; ++i) acc[i] += part[i];
+      }
+
+      // Adapter: BF16 wgmma over r, summed in fp32 in the promotion registers.
+      if (use_adapter) {
+        for (uint32_t c = 0; c < params.lora_chunks; ++c) {
+          cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
+          const uint64_t dp = smem_desc(ring_p + stage * kPBytes + cw * 64 * kRowBytes);
+          const uint64_t dq = smem_desc(ring_q + stage * kQBytes);
+          const uint32_t steps = min(4u, params.lora_steps - c * 4);
+          fence_operands(part);
+          cute::warpgroup_arrive();
+#pragma unroll
+          for (int k = 0; k < 4; ++k)
+            if (k < steps)
+              mma<typename Ops::Bf16>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part,
+                                      c > 0 || k > 0);
+          cute::warpgroup_commit_batch();
+          cute::warpgroup_wait<0>();
+          fence_operands(part);
+          if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[stage]);
+          if (++stage == kStages) stage = 0, phase ^= 1;
+        }
+      }
+
+      if (scheduler.is_last()) launch_dependents();
+
+      // ------------------------------------------------------------ epilogue
+      // The previous tile's TMA store must have read the staging buffer.
+      uint8_t* buf = epilogue + cw * (64 * kBlockQ * 2);
+      const uint32_t buf_addr = cute::cast_smem_ptr_to_uint(buf);
+      if (thread == 0) cute::tma_store_wait<0>();
+      named_barrier(1 + cw, 128);
+
+      // Thread layout of a 64 x N wgmma accumulator: element (row, col) with
+      // row = 16*warp + lane/4 + 8*h and col = 8*j + 2*(lane%4) + e lives in
+      // register 4*j + 2*h + e.
+#pragma unroll
+      for (int j = 0; j < kBlockQ / 8; ++j) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int row = 16 * warp + lane / 4 + 8 * h;  // 0..63 in P
+          const int col = 8 * j + 2 * (lane % 4);        // 0..kBlockQ-1 in Q
+          float v[2];
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            v[e] = alpha * acc[4 * j + 2 * h + e];
+            if (use_adapter) v[e] = fmaf(s_lora, part[4 * j + 2 * h + e], v[e]);
+          }
+          if constexpr (!Shape::kSwapAB) {
+            // out row = P row, out column = Q column: two adjacent bf16 of one row.
+            const uint32_t n = tq * kBlockQ + col;
+            if (params.bias != nullptr && n < params.n) {
+              v[0] += __bfloat162float(params.bias[n]);
+              v[1] += __bfloat162float(params.bias[n + 1]);
+            }
+            // Box j/8 holds columns [64*(j/8), +64): 64 rows of 128 bytes, swizzled.
+            const uint32_t addr = buf_addr + (j / 8) * (64 * kRowBytes) + row * kRowBytes +
+                                  (((j % 8) ^ (row % 8)) * 16) + (lane % 4) * 4;
+            st_shared_u32(addr, pack_bf16x2(v[0], v[1]));
+          } else {
+            // out row = Q column (token), out column = P row (weight row).
+            const uint32_t n = tp * kBlockP + cw * 64 + row;
+            if (params.bias != nullptr && n < params.n) {
+              const float bn = __bfloat162float(params.bias[n]);
+              v[0] += bn;
+              v[1] += bn;
+            }
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+              const int m = col + e;
+              const uint32_t addr =
+                  buf_addr + m * kRowBytes + (((row / 8) ^ (m % 8)) * 16) + (row % 8) * 2;
+              const __nv_bfloat16 hv = __float2bfloat16_rn(v[e]);
+              st_shared_u16(addr, *reinterpret_cast<const uint16_t*>(&hv));
+            }
+          }
+        }
+      }
+      cute::tma_store_fence();  // make the generic-proxy writes visible to TMA
+      named_barrier(1 + cw, 128);
+      if (thread == 0) {
+        if constexpr (!Shape::kSwapAB) {
+#pragma unroll
+          for (int box = 0; box < kBlockQ / 64; ++box)
+            tma_store(&tm_out, buf + box * 64 * kRowBytes, static_cast<int>(tq * kBlockQ + box * 64),
+                      static_cast<int>(tp * kBlockP + cw * 64));
+        } else {
+          tma_store(&tm_out, buf, static_cast<int>(tp * kBlockP + cw * 64),
+                    static_cast<int>(tq * kBlockQ));
+        }
+        cute::tma_store_arrive();
+      }
+    }
+    if (thread == 0) cute::tma_store_wait<0>();
+  }
+#endif
+}
+
+}  // namespace cake::sm90

@@ -1,0 +1,41 @@
+// Definition of run_program<Shape>: included only by the per-program translation
+// units in programs/.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "launch/device.h"
+#include "sm90/program.cuh"
+#include "sm90/run_program.h"
+
+namespace cake::sm90 {
+
+template <typename Shape>
+void run_program(const TensorMaps& maps, const ProgramParams& params, int grid, int device,
+                 cudaStream_t stream) {
+  auto* kernel = &fp8_lora_program<Shape>;
+  // The dynamic shared-memory limit is a per-device function attribute.
+  static std::atomic<uint64_t> configured{0};
+  const uint64_t bit = uint64_t{1} << (device & 63);
+  if (!(configured.load(std::memory_order_acquire) & bit)) {
+    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Shape::kSmemUse),
+               "cudaFuncSetAttribute(max dynamic shared memory)");
+    configured.fetch_or(bit, std::memory_order_acq_rel);
+  }
+
+  cudaLaunchAttribute attrs[1];
+  attrs[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attrs[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(grid));
+  config.blockDim = dim3(Shape::kThreads);
+  config.dynamicSmemBytes = Shape::kSmemUse;
+  config.stream = stream;
+  config.attrs = attrs;
+  config.numAttrs = 1;
+  check_cuda(cudaLaunchKernelEx(&config, kernel, maps.p, maps.q, maps.lora_p, maps.lora_q, maps.out, params),
+             "launching the sm90 program");
+}
+
+}  // namespace cake::sm90

@@ -1,0 +1,5 @@
+#include "sm90/program_launch.cuh"
+
+namespace cake::sm90 {
+template void run_program<Shape128x128>(const TensorMaps&, const ProgramParams&, int, int, cudaStream_t);
+}  // namespace cake::sm90

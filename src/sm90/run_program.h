@@ -1,0 +1,41 @@
+// One Hopper program instantiation: sets its shared-memory limit (once per device)
+// and launches it with programmatic dependent launch. Defined in program_launch.cuh,
+// instantiated once per program in programs/*.cu so they compile in parallel.
+#pragma once
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "sm90/config.h"
+
+namespace cake::sm90 {
+
+struct ProgramParams {
+  uint32_t tiles_p, tiles_q, raster_group;
+  uint32_t k_blocks;     // ceil(K / kStageK)
+  uint32_t lora_chunks;  // ceil(r / kLoraChunk); 0 when no adapter was passed
+  uint32_t lora_steps;   // r / 16: BF16 wgmma instructions over the whole rank
+  uint32_t n;            // columns of out (bias length)
+  const float* a_scale;
+  const float* b_scale;
+  const float* lora_scale;    // nullptr: adapter off
+  const __nv_bfloat16* bias;  // nullptr: no bias
+};
+
+struct TensorMaps {
+  CUtensorMap p, q, lora_p, lora_q, out;
+};
+
+template <typename Shape>
+void run_program(const TensorMaps& maps, const ProgramParams& params, int grid, int device,
+                 cudaStream_t stream);
+
+extern template void run_program<Shape128x128>(const TensorMaps&, const ProgramParams&, int, int,
+                                               cudaStream_t);
+extern template void run_program<ShapeSwap128x64>(const TensorMaps&, const ProgramParams&, int, int,
+                                                  cudaStream_t);
+
+}  // namespace cake::sm90

@@ -1,0 +1,38 @@
+// Static persistent tile scheduler: CTA c takes tiles c, c + grid, c + 2*grid, ...
+// Tile indices run in a grouped raster: `group` consecutive tiles walk down the P
+// dimension before stepping along Q, so CTAs resident at the same time share a
+// narrow band of both operands in L2. The producer and the consumers of a CTA run
+// the same sequence independently, so no scheduling state is shared.
+#pragma once
+
+#include <cstdint>
+
+namespace cake::sm90 {
+
+struct TileScheduler {
+  uint32_t tiles_p, tiles_q, group;
+  uint32_t next;
+
+  __device__ TileScheduler(uint32_t tp, uint32_t tq, uint32_t g)
+      : tiles_p(tp), tiles_q(tq), group(g), next(blockIdx.x) {}
+
+  __device__ uint32_t total() const { return tiles_p * tiles_q; }
+
+  // The tile after `t` for this CTA, or false when none is left.
+  __device__ bool get(uint32_t& tp, uint32_t& tq) {
+    if (next >= total()) return false;
+    const uint32_t t = next;
+    next += gridDim.x;
+    const uint32_t per_group = group * tiles_q;
+    const uint32_t first_p = (t / per_group) * group;
+    const uint32_t rows = min(group, tiles_p - first_p);
+    const uint32_t local = t % per_group;
+    tp = first_p + local % rows;
+    tq = local / rows;
+    return true;
+  }
+
+  __device__ bool is_last() const { return next >= total(); }
+};
+
+}  // namespace cake::sm90
