@@ -14,9 +14,6 @@ from ._ffi import lib as _lib
 
 __all__ = ["mm_fp8_lora", "mm_fp8", "plan"]
 
-_TENSOR_ARGS = ("a", "b", "a_scale", "b_scale", "d", "lora_b", "lora_scale", "bias", "out")
-
-
 def _prepare(op, out_dtype, tensors, a, b, out):
     if out_dtype != torch.bfloat16:
         raise ValueError(f"{op}: out_dtype must be torch.bfloat16 (got {out_dtype})")
@@ -91,6 +88,8 @@ def mm_fp8_lora(
     Returns:
         ``out`` (bf16 [M, N]).
     """
+    if lora_scale is None:  # the adapter is off: d and lora_b are not looked at
+        d = lora_b = None
     out = _prepare(
         "mm_fp8_lora",
         out_dtype,

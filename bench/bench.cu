@@ -1,0 +1,505 @@
+// cake against cuBLASLt, side by side, on the same inputs in one process.
+//
+// For each shape: cake mm_fp8_lora with the adapter on (each r) and with
+// lora_scale = 0; cuBLASLt FP8 (per-tensor scales, bf16 out) base only, with and
+// without fast accumulation; and the best unfused path a user has today, that
+// GEMM followed by a cuBLASLt bf16 GEMM out += s * d @ lora_b^T (beta = 1).
+// Every timed cake variant is first checked against the unfused fp32 result.
+//
+// Timing: warm-up, then CUDA-graph replays of many calls timed with events,
+// median of the replays; inputs rotate among enough buffer sets that the working
+// set exceeds twice the L2, so weights never come from cache.
+#include <cublasLt.h>
+#include <cuda_bf16.h>
+#include <cuda_fp8.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cake/gemm.h"
+
+namespace {
+
+#define CK(x)                                                                                   \
+  do {                                                                                          \
+    cudaError_t e_ = (x);                                                                       \
+    if (e_ != cudaSuccess) {                                                                    \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(2);                                                                             \
+    }                                                                                           \
+  } while (0)
+#define LT(x)                                                                          \
+  do {                                                                                 \
+    cublasStatus_t s_ = (x);                                                           \
+    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                 \
+      std::fprintf(stderr, "%s:%d: %s: cublas status %d\n", __FILE__, __LINE__, #x, s_); \
+      std::exit(2);                                                                    \
+    }                                                                                  \
+  } while (0)
+
+// ------------------------------------------------------------------ device helpers
+
+__device__ float hash_uniform(uint64_t i, uint64_t seed) {
+  uint64_t x = i * 0x9E3779B97F4A7C15ull + seed * 0xD1B54A32D192ED03ull;
+  x ^= x >> 31, x *= 0x7FB5D329728EA185ull, x ^= x >> 27, x *= 0x81DADEF4BC2DD44Dull, x ^= x >> 33;
+  return (x >> 40) * (1.0f / 16777216.0f);  // [0, 1)
+}
+
+__global__ void fill_fp8(__nv_fp8_e4m3* p, size_t n, uint64_t seed, float amp) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    p[i] = __nv_fp8_e4m3(amp * (hash_uniform(i, seed) - 0.5f));
+}
+
+__global__ void fill_bf16(__nv_bfloat16* p, size_t n, uint64_t seed, float amp) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    p[i] = __float2bfloat16(amp * (hash_uniform(i, seed) - 0.5f));
+}
+
+// acc: [0] sum (out-ref)^2, [1] sum ref^2, [2] sum (bf16(ref)-ref)^2, [3] max |out-ref| (bits),
+// [4] non-finite outputs.
+__global__ void compare(const __nv_bfloat16* out, const float* ref, size_t n, double* acc) {
+  double e = 0, r = 0, f = 0, mx = 0, bad = 0;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    const double o = __bfloat162float(out[i]), x = ref[i];
+    const double rounded = __bfloat162float(__float2bfloat16(ref[i]));
+    if (!isfinite(o)) bad += 1;
+    e += (o - x) * (o - x), r += x * x, f += (rounded - x) * (rounded - x);
+    mx = fmax(mx, fabs(o - x));
+  }
+  for (int off = 16; off; off >>= 1) {
+    e += __shfl_down_sync(~0u, e, off), r += __shfl_down_sync(~0u, r, off);
+    f += __shfl_down_sync(~0u, f, off), bad += __shfl_down_sync(~0u, bad, off);
+    mx = fmax(mx, __shfl_down_sync(~0u, mx, off));
+  }
+  if (threadIdx.x % 32 == 0) {
+    atomicAdd(&acc[0], e), atomicAdd(&acc[1], r), atomicAdd(&acc[2], f), atomicAdd(&acc[4], bad);
+    atomicMax(reinterpret_cast<unsigned long long*>(&acc[3]), __double_as_longlong(mx));
+  }
+}
+
+// ------------------------------------------------------------------ cuBLASLt
+
+struct Lt {
+  cublasLtHandle_t handle{};
+  void* workspace = nullptr;
+  size_t workspace_bytes = 64ull << 20;
+  Lt() {
+    LT(cublasLtCreate(&handle));
+    CK(cudaMalloc(&workspace, workspace_bytes));
+  }
+  ~Lt() {
+    cudaFree(workspace);
+    cublasLtDestroy(handle);
+  }
+};
+
+// One cuBLASLt GEMM in cake's orientation: D[M,N] (row-major) = alpha * A[M,k] B[N,k]^T + beta*C,
+// expressed column-major as D^T = B A^T ("TN").
+struct LtGemm {
+  Lt* lt;
+  cublasLtMatmulDesc_t op{};
+  cublasLtMatrixLayout_t la{}, lb{}, lc{};
+  cublasLtMatmulAlgo_t algo{};
+
+  LtGemm(Lt* l, int64_t M, int64_t N, int64_t k, cudaDataType in, cudaDataType out, bool fast_accum,
+         const float* scale_a = nullptr, const float* scale_b = nullptr)
+      : lt(l) {
+    LT(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+    const cublasOperation_t t = CUBLAS_OP_T, n = CUBLAS_OP_N;
+    LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &t, sizeof t));
+    LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &n, sizeof n));
+    if (in == CUDA_R_8F_E4M3) {
+      const int8_t fast = fast_accum ? 1 : 0;
+      LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
+      // Column-major A is cake's b, B is cake's a.
+      LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scale_b, sizeof scale_b));
+      LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scale_a, sizeof scale_a));
+    }
+    LT(cublasLtMatrixLayoutCreate(&la, in, k, N, k));
+    LT(cublasLtMatrixLayoutCreate(&lb, in, k, M, k));
+    LT(cublasLtMatrixLayoutCreate(&lc, out, N, M, N));
+    cublasLtMatmulPreference_t pref{};
+    LT(cublasLtMatmulPreferenceCreate(&pref));
+    LT(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &lt->workspace_bytes,
+                                            sizeof lt->workspace_bytes));
+    cublasLtMatmulHeuristicResult_t result{};
+    int found = 0;
+    LT(cublasLtMatmulAlgoGetHeuristic(lt->handle, op, la, lb, lc, lc, pref, 1, &result, &found));
+    if (!found) {
+      std::fprintf(stderr, "cuBLASLt has no algorithm for M=%lld N=%lld k=%lld\n", (long long)M, (long long)N,
+                   (long long)k);
+      std::exit(2);
+    }
+    algo = result.algo;
+    cublasLtMatmulPreferenceDestroy(pref);
+  }
+  ~LtGemm() {
+    cublasLtMatrixLayoutDestroy(la), cublasLtMatrixLayoutDestroy(lb), cublasLtMatrixLayoutDestroy(lc);
+    cublasLtMatmulDescDestroy(op);
+  }
+  void run(const void* a, const void* b, void* d, float alpha, float beta, cudaStream_t s) const {
+    LT(cublasLtMatmul(lt->handle, op, &alpha, b, la, a, lb, &beta, d, lc, d, lc, &algo, lt->workspace,
+                      lt->workspace_bytes, s));
+  }
+};
+
+// ------------------------------------------------------------------ timing
+
+struct Timer {
+  cudaStream_t stream;
+  int reps;
+  // Median per-call time (us) of `calls` invocations of fn(i), captured in one graph.
+  double time(const std::function<void(int)>& fn, int calls) const {
+    fn(0);  // warm-up outside the graph (module load, handle state)
+    CK(cudaStreamSynchronize(stream));
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < calls; ++i) fn(i);
+    CK(cudaStreamEndCapture(stream, &graph));
+    CK(cudaGraphInstantiate(&exec, graph, 0));
+    cudaEvent_t start, stop;
+    CK(cudaEventCreate(&start));
+    CK(cudaEventCreate(&stop));
+    for (int w = 0; w < 2; ++w) CK(cudaGraphLaunch(exec, stream));
+    std::vector<double> t;
+    for (int r = 0; r < reps; ++r) {
+      CK(cudaEventRecord(start, stream));
+      CK(cudaGraphLaunch(exec, stream));
+      CK(cudaEventRecord(stop, stream));
+      CK(cudaEventSynchronize(stop));
+      float ms = 0;
+      CK(cudaEventElapsedTime(&ms, start, stop));
+      t.push_back(ms * 1e3 / calls);
+    }
+    cudaEventDestroy(start), cudaEventDestroy(stop);
+    cudaGraphExecDestroy(exec), cudaGraphDestroy(graph);
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  }
+};
+
+template <typename T>
+struct Buf {
+  T* p = nullptr;
+  size_t n = 0;
+  Buf() = default;
+  explicit Buf(size_t count) : n(count) { CK(cudaMalloc(&p, std::max<size_t>(1, n) * sizeof(T))); }
+  Buf(Buf&& o) noexcept : p(o.p), n(o.n) { o.p = nullptr; }
+  Buf& operator=(Buf&& o) noexcept { std::swap(p, o.p), std::swap(n, o.n); return *this; }
+  ~Buf() { if (p) cudaFree(p); }
+};
+
+struct Set {
+  Buf<__nv_fp8_e4m3> a, b;
+  Buf<__nv_bfloat16> d, lora_b, out;
+};
+
+double geomean(const std::vector<double>& v) {
+  if (v.empty()) return NAN;
+  double s = 0;
+  for (double x : v) s += std::log(x);
+  return std::exp(s / v.size());
+}
+
+std::vector<int64_t> parse_list(const std::string& s) {
+  std::vector<int64_t> v;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) v.push_back(std::stoll(item));
+  return v;
+}
+
+struct Row {
+  int64_t M, N, K, r;
+  double cake, cake0, base, base_nofast, unfused;  // us
+  double check_ratio, check0_ratio, max_err;
+  bool check_ok;
+  double floor_us, bytes, flops;
+};
+
+const char* regime(int64_t M) { return M <= 64 ? "M<=64" : (M <= 512 ? "128<=M<=512" : "M>=2048"); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int64_t> Ms = {1, 16, 64, 128, 512, 2048, 8192};
+  std::vector<std::pair<int64_t, int64_t>> NKs = {{4096, 4096}, {6144, 4096}, {28672, 4096}, {4096, 14336}, {8192, 8192}};
+  std::vector<int64_t> Rs = {32, 64, 128};
+  std::string out_dir = "results";
+  int reps = 15;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) { std::fprintf(stderr, "%s needs a value\n", arg.c_str()); std::exit(2); }
+      return argv[++i];
+    };
+    if (arg == "--m") Ms = parse_list(next());
+    else if (arg == "--nk") {
+      NKs.clear();
+      const auto v = parse_list(next());
+      for (size_t j = 0; j + 1 < v.size(); j += 2) NKs.push_back({v[j], v[j + 1]});
+    } else if (arg == "--shape") {
+      const auto v = parse_list(next());
+      Ms = {v.at(0)};
+      NKs = {{v.at(1), v.at(2)}};
+    } else if (arg == "--r") Rs = parse_list(next());
+    else if (arg == "--quick") {
+      Ms = {1, 64, 512, 4096};
+      NKs = {{4096, 4096}, {28672, 4096}, {4096, 14336}};
+      Rs = {128};
+    } else if (arg == "--reps") reps = std::stoi(next());
+    else if (arg == "--out") out_dir = next();
+    else {
+      std::printf("usage: cake_bench [--quick] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K] [--r 32,64,128]\n"
+                  "                  [--reps 15] [--out results]\n");
+      return arg == "--help" ? 0 : 2;
+    }
+  }
+
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "cake_bench: no CUDA GPU on this machine; the benchmark needs an SM90 GPU.\n");
+    return 1;
+  }
+  cudaDeviceProp prop{};
+  CK(cudaGetDeviceProperties(&prop, 0));
+  if (prop.major != 9 || prop.minor != 0) {
+    std::fprintf(stderr, "cake_bench: %s is compute capability %d.%d; cake's programs run on SM90.\n", prop.name,
+                 prop.major, prop.minor);
+    return 1;
+  }
+  cudaStream_t stream;
+  CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  Lt lt;
+  Timer timer{stream, reps};
+  const double l2 = prop.l2CacheSize;
+
+  // Scalars: a_scale, b_scale, lora_scale, 0.
+  Buf<float> scales(4);
+
+  // ---- ceilings, measured here: copy bandwidth and the FP8 / BF16 tensor rates.
+  double copy_TBps, fp8_TFLOPs, bf16_TFLOPs;
+  {
+    const size_t bytes = 2ull << 30;
+    Buf<char> src(bytes), dst(bytes);
+    CK(cudaMemset(src.p, 1, bytes));
+    const double us = timer.time([&](int) { CK(cudaMemcpyAsync(dst.p, src.p, bytes, cudaMemcpyDeviceToDevice, stream)); }, 3);
+    copy_TBps = 2.0 * bytes / (us * 1e-6) / 1e12;
+    const int64_t S = 8192;
+    Buf<__nv_fp8_e4m3> a(S * S), b(S * S);
+    Buf<__nv_bfloat16> ab(S * S), bb(S * S), c(S * S);
+    fill_fp8<<<1024, 256, 0, stream>>>(a.p, a.n, 1, 4.0f);
+    fill_fp8<<<1024, 256, 0, stream>>>(b.p, b.n, 2, 4.0f);
+    fill_bf16<<<1024, 256, 0, stream>>>(ab.p, ab.n, 3, 2.0f);
+    fill_bf16<<<1024, 256, 0, stream>>>(bb.p, bb.n, 4, 2.0f);
+    const float host_scales[4] = {1.0f / 64, 0.25f, 0.1f, 0.0f};
+    CK(cudaMemcpy(scales.p, host_scales, sizeof host_scales, cudaMemcpyHostToDevice));
+    LtGemm g8(&lt, S, S, S, CUDA_R_8F_E4M3, CUDA_R_16BF, true, scales.p, scales.p + 1);
+    LtGemm g16(&lt, S, S, S, CUDA_R_16BF, CUDA_R_16BF, false);
+    const double t8 = timer.time([&](int) { g8.run(a.p, b.p, c.p, 1.0f, 0.0f, stream); }, 5);
+    const double t16 = timer.time([&](int) { g16.run(ab.p, bb.p, c.p, 1.0f, 0.0f, stream); }, 5);
+    fp8_TFLOPs = 2.0 * S * S * S / (t8 * 1e-6) / 1e12;
+    bf16_TFLOPs = 2.0 * S * S * S / (t16 * 1e-6) / 1e12;
+  }
+  std::printf("device: %s, %d SMs, L2 %.0f MiB\n", prop.name, prop.multiProcessorCount, l2 / (1 << 20));
+  std::printf("ceilings measured here: copy %.2f TB/s (read+write), cuBLASLt FP8 8192^3 %.0f TFLOP/s, BF16 %.0f TFLOP/s\n\n",
+              copy_TBps, fp8_TFLOPs, bf16_TFLOPs);
+
+  std::vector<Row> rows;
+  std::printf("%6s %6s %6s %4s | %9s %9s %9s %9s %9s | %7s %7s | %9s %9s %9s | %6s %6s\n", "M", "N", "K", "r", "cake",
+              "cake s=0", "cuBLASLt", "noFastAcc", "unfused", "TFLOP/s", "GB/s", "cake/base", "cake/unf", "s0/base",
+              "floor", "check");
+  for (const auto& nk : NKs) {
+    const int64_t N = nk.first, K = nk.second;
+    for (int64_t M : Ms) {
+      const int64_t rmax = *std::max_element(Rs.begin(), Rs.end());
+      const double set_bytes = double(M) * K + double(N) * K + 2.0 * (M + N) * rmax + 2.0 * M * N;
+      const int nsets = std::max<int>(2, int(std::ceil(2.0 * l2 / set_bytes)) + 1);
+      std::vector<Set> sets(nsets);
+      for (int s = 0; s < nsets; ++s) {
+        sets[s].a = Buf<__nv_fp8_e4m3>(M * K);
+        sets[s].b = Buf<__nv_fp8_e4m3>(N * K);
+        sets[s].d = Buf<__nv_bfloat16>(M * rmax);
+        sets[s].lora_b = Buf<__nv_bfloat16>(N * rmax);
+        sets[s].out = Buf<__nv_bfloat16>(M * N);
+        fill_fp8<<<1024, 256, 0, stream>>>(sets[s].a.p, sets[s].a.n, 10 + s, 4.0f);
+        fill_fp8<<<1024, 256, 0, stream>>>(sets[s].b.p, sets[s].b.n, 100 + s, 4.0f);
+        fill_bf16<<<1024, 256, 0, stream>>>(sets[s].d.p, sets[s].d.n, 1000 + s, 2.0f);
+        fill_bf16<<<1024, 256, 0, stream>>>(sets[s].lora_b.p, sets[s].lora_b.n, 10000 + s, 2.0f);
+      }
+      const int calls = std::max(nsets, 20);
+
+      LtGemm base(&lt, M, N, K, CUDA_R_8F_E4M3, CUDA_R_16BF, true, scales.p, scales.p + 1);
+      LtGemm base_nofast(&lt, M, N, K, CUDA_R_8F_E4M3, CUDA_R_16BF, false, scales.p, scales.p + 1);
+      LtGemm ref_base(&lt, M, N, K, CUDA_R_8F_E4M3, CUDA_R_32F, false, scales.p, scales.p + 1);
+      const double t_base = timer.time([&](int i) { base.run(sets[i % nsets].a.p, sets[i % nsets].b.p, sets[i % nsets].out.p, 1.0f, 0.0f, stream); }, calls);
+      const double t_base_nofast = timer.time([&](int i) { base_nofast.run(sets[i % nsets].a.p, sets[i % nsets].b.p, sets[i % nsets].out.p, 1.0f, 0.0f, stream); }, calls);
+
+      for (int64_t r : Rs) {
+        // a_scale ~ 1/sqrt(K): the base term stays O(1); the adapter is comparable.
+        const float s_lora = 0.5f / std::sqrt(float(r));
+        const float host_scales[4] = {4.0f / std::sqrt(float(K)), 0.25f, s_lora, 0.0f};
+        CK(cudaMemcpyAsync(scales.p, host_scales, sizeof host_scales, cudaMemcpyHostToDevice, stream));
+        LtGemm lora(&lt, M, N, r, CUDA_R_16BF, CUDA_R_16BF, false);
+        LtGemm ref_lora(&lt, M, N, r, CUDA_R_16BF, CUDA_R_32F, false);
+
+        auto cake_args = [&](int i, const float* ls) {
+          const Set& s = sets[i % nsets];
+          cake::MmFp8LoraArgs x;
+          x.M = M, x.N = N, x.K = K, x.r = r;
+          x.a = s.a.p, x.b = s.b.p, x.a_scale = scales.p, x.b_scale = scales.p + 1;
+          x.lora_scale = ls, x.d = s.d.p, x.lora_b = s.lora_b.p, x.out = s.out.p;
+          return x;
+        };
+
+        // ---- check every timed cake variant against the unfused fp32 result (set 0).
+        Buf<float> ref(M * N);
+        Buf<double> acc(5);
+        auto check = [&](const float* ls, bool with_adapter) {
+          ref_base.run(sets[0].a.p, sets[0].b.p, ref.p, 1.0f, 0.0f, stream);
+          // The fp32 reference applies the scales exactly as the contract does: alpha * sum.
+          if (with_adapter) ref_lora.run(sets[0].d.p, sets[0].lora_b.p, ref.p, s_lora, 1.0f, stream);
+          CK(cudaMemsetAsync(sets[0].out.p, 0xFF, M * N * 2, stream));
+          cake::mm_fp8_lora(cake_args(0, ls), stream);
+          CK(cudaMemsetAsync(acc.p, 0, 5 * sizeof(double), stream));
+          compare<<<264, 256, 0, stream>>>(sets[0].out.p, ref.p, M * N, acc.p);
+          double h[5];
+          CK(cudaMemcpyAsync(h, acc.p, sizeof h, cudaMemcpyDeviceToHost, stream));
+          CK(cudaStreamSynchronize(stream));
+          const double ratio = h[2] > 0 ? std::sqrt(h[0] / h[2]) : (h[0] == 0 ? 0.0 : INFINITY);
+          return std::make_tuple(ratio, h[3] / std::sqrt(h[1] / (M * N)), h[4] == 0);
+        };
+        // cuBLASLt's fp32 output already carries alpha (scale pointers): ref = alpha*ab + s*d lb^T.
+        auto [ratio, max_rel, finite] = check(scales.p + 2, true);
+        auto [ratio0, max_rel0, finite0] = check(scales.p + 3, false);
+        const bool ok = finite && finite0 && ratio <= 1.10 && ratio0 <= 1.10;
+
+        const double t_cake = timer.time([&](int i) { cake::mm_fp8_lora(cake_args(i, scales.p + 2), stream); }, calls);
+        const double t_cake0 = timer.time([&](int i) { cake::mm_fp8_lora(cake_args(i, scales.p + 3), stream); }, calls);
+        const double t_unfused = timer.time([&](int i) {
+          const Set& s = sets[i % nsets];
+          base.run(s.a.p, s.b.p, s.out.p, 1.0f, 0.0f, stream);
+          lora.run(s.d.p, s.lora_b.p, s.out.p, s_lora, 1.0f, stream);
+        }, calls);
+
+        Row row{M, N, K, r, t_cake, t_cake0, t_base, t_base_nofast, t_unfused, ratio, ratio0, max_rel, ok};
+        row.bytes = double(M) * K + double(N) * K + 2.0 * (M + N) * r + 2.0 * M * N;
+        row.flops = 2.0 * M * N * K + 2.0 * M * N * r;
+        row.floor_us = std::max(row.bytes / (copy_TBps * 1e12),
+                                2.0 * M * N * K / (fp8_TFLOPs * 1e12) + 2.0 * M * N * r / (bf16_TFLOPs * 1e12)) * 1e6;
+        rows.push_back(row);
+        std::printf("%6lld %6lld %6lld %4lld | %9.2f %9.2f %9.2f %9.2f %9.2f | %7.0f %7.0f | %9.3f %9.3f %9.3f | %6.2f %6s\n",
+                    (long long)M, (long long)N, (long long)K, (long long)r, t_cake, t_cake0, t_base, t_base_nofast,
+                    t_unfused, row.flops / (t_cake * 1e-6) / 1e12, row.bytes / (t_cake * 1e-6) / 1e9, t_cake / t_base,
+                    t_cake / t_unfused, t_cake0 / t_base, row.floor_us, ok ? "ok" : "FAIL");
+        std::fflush(stdout);
+      }
+    }
+  }
+
+  // ---- host overhead of one C++ call (argument checks, plan, tensor maps, launch), no sync
+  double host_us = 0;
+  {
+    const int64_t M = 16, N = 4096, K = 4096, r = 128;
+    Set s;
+    s.a = Buf<__nv_fp8_e4m3>(M * K), s.b = Buf<__nv_fp8_e4m3>(N * K);
+    s.d = Buf<__nv_bfloat16>(M * r), s.lora_b = Buf<__nv_bfloat16>(N * r), s.out = Buf<__nv_bfloat16>(M * N);
+    cake::MmFp8LoraArgs x;
+    x.M = M, x.N = N, x.K = K, x.r = r, x.a = s.a.p, x.b = s.b.p, x.a_scale = scales.p, x.b_scale = scales.p + 1;
+    x.lora_scale = scales.p + 2, x.d = s.d.p, x.lora_b = s.lora_b.p, x.out = s.out.p;
+    std::vector<double> t;
+    for (int round = 0; round < 7; ++round) {
+      CK(cudaStreamSynchronize(stream));
+      const int calls = 100;  // few enough that the launch queue never fills
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < calls; ++i) cake::mm_fp8_lora(x, stream);
+      const auto t1 = std::chrono::steady_clock::now();
+      t.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
+    }
+    CK(cudaStreamSynchronize(stream));
+    std::sort(t.begin(), t.end());
+    host_us = t[t.size() / 2];
+    std::printf("\nhost overhead: one C++ cake::mm_fp8_lora call costs %.2f us of CPU time (median of 7 x 100 calls, no sync)\n",
+                host_us);
+  }
+
+  // ---- summary per regime (r = the largest rank measured)
+  const int64_t rsum = *std::max_element(Rs.begin(), Rs.end());
+  std::printf("\nsummary (r = %lld): geometric mean [worst] of time ratios per regime\n", (long long)rsum);
+  std::printf("%-12s %6s | %17s | %17s | %17s | %s\n", "regime", "shapes", "cake / cuBLASLt", "cake / unfused",
+              "cake s=0 / cuBLASLt", "cake BW % copy (weights >= 32 MiB)");
+  struct Acc { std::vector<double> base, unf, zero, bw; };
+  std::map<std::string, Acc> by;
+  std::vector<std::string> order;
+  bool all_ok = true;
+  for (const Row& r : rows) {
+    all_ok &= r.check_ok;
+    if (r.r != rsum) continue;
+    const std::string g = regime(r.M);
+    if (!by.count(g)) order.push_back(g);
+    by[g].base.push_back(r.cake / r.base);
+    by[g].unf.push_back(r.cake / r.unfused);
+    by[g].zero.push_back(r.cake0 / r.base);
+    if (double(r.N) * r.K >= 32.0 * (1 << 20)) by[g].bw.push_back(r.bytes / (r.cake * 1e-6) / (copy_TBps * 1e12));
+  }
+  std::vector<double> all_unf, all_zero;
+  for (const auto& g : order) {
+    const Acc& a = by[g];
+    auto worst = [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); };
+    std::string bw = "-";
+    if (!a.bw.empty()) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.0f%% (min %.0f%%)", 100 * geomean(a.bw), 100 * *std::min_element(a.bw.begin(), a.bw.end()));
+      bw = buf;
+    }
+    std::printf("%-12s %6zu | %8.3f [%6.3f] | %8.3f [%6.3f] | %8.3f [%6.3f] | %s\n", g.c_str(), a.base.size(),
+                geomean(a.base), worst(a.base), geomean(a.unf), worst(a.unf), geomean(a.zero), worst(a.zero), bw.c_str());
+    all_unf.insert(all_unf.end(), a.unf.begin(), a.unf.end());
+    all_zero.insert(all_zero.end(), a.zero.begin(), a.zero.end());
+  }
+  std::printf("%-12s %6zu | %17s | %8.3f [%6.3f] | %8.3f [%6.3f] |\n", "all", all_unf.size(), "", geomean(all_unf),
+              all_unf.empty() ? NAN : *std::max_element(all_unf.begin(), all_unf.end()), geomean(all_zero),
+              all_zero.empty() ? NAN : *std::max_element(all_zero.begin(), all_zero.end()));
+
+  // ---- files
+  std::system(("mkdir -p '" + out_dir + "'").c_str());
+  std::ofstream csv(out_dir + "/bench.csv");
+  csv << "M,N,K,r,cake_us,cake_s0_us,cublaslt_us,cublaslt_nofast_us,unfused_us,floor_us,cake_TFLOPs,cake_GBps,"
+         "cake_over_cublaslt,cake_over_unfused,cake_s0_over_cublaslt,check_ratio,check_ok\n";
+  std::ofstream js(out_dir + "/bench.json");
+  js << "{\n \"device\": \"" << prop.name << "\",\n \"sms\": " << prop.multiProcessorCount << ",\n \"copy_TBps\": " << copy_TBps
+     << ",\n \"fp8_TFLOPs\": " << fp8_TFLOPs << ",\n \"bf16_TFLOPs\": " << bf16_TFLOPs << ",\n \"host_call_us\": " << host_us
+     << ",\n \"rows\": [\n";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    const double tf = r.flops / (r.cake * 1e-6) / 1e12, gb = r.bytes / (r.cake * 1e-6) / 1e9;
+    csv << r.M << "," << r.N << "," << r.K << "," << r.r << "," << r.cake << "," << r.cake0 << "," << r.base << ","
+        << r.base_nofast << "," << r.unfused << "," << r.floor_us << "," << tf << "," << gb << "," << r.cake / r.base << ","
+        << r.cake / r.unfused << "," << r.cake0 / r.base << "," << r.check_ratio << "," << (r.check_ok ? 1 : 0) << "\n";
+    js << "  {\"M\": " << r.M << ", \"N\": " << r.N << ", \"K\": " << r.K << ", \"r\": " << r.r << ", \"cake_us\": " << r.cake
+       << ", \"cake_s0_us\": " << r.cake0 << ", \"cublaslt_us\": " << r.base << ", \"cublaslt_nofast_us\": " << r.base_nofast
+       << ", \"unfused_us\": " << r.unfused << ", \"floor_us\": " << r.floor_us << ", \"cake_TFLOPs\": " << tf
+       << ", \"cake_GBps\": " << gb << ", \"check_ratio\": " << r.check_ratio << ", \"check_ok\": " << (r.check_ok ? "true" : "false")
+       << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
+  }
+  js << " ]\n}\n";
+  std::printf("\nwrote %s/bench.csv and %s/bench.json\n", out_dir.c_str(), out_dir.c_str());
+  if (!all_ok) {
+    std::printf("CHECK FAILED: a cake variant disagreed with the unfused fp32 result (see 'check')\n");
+    return 3;
+  }
+  return 0;
+}

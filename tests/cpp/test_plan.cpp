@@ -1,0 +1,157 @@
+// Program choice on simulated devices: at and around every threshold.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cake/errors.h"
+#include "cake/plan.h"
+
+namespace {
+
+using cake::Arch;
+using cake::Program;
+
+std::string name(const cake::Plan& p) { return cake::program_name(p.program); }
+
+TEST(PlanSm90, SmallMSwapsAB) {
+  for (int64_t M : {1, 2, 16, 63, 64}) {
+    const cake::Plan p = cake::plan(M, 4096, 4096, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopperSwap128x64) << M;
+    EXPECT_TRUE(p.swap_ab);
+    EXPECT_EQ(p.tile_m, 64);
+    EXPECT_EQ(p.tile_n, 128);
+    EXPECT_EQ(p.tiles, 32);
+    EXPECT_EQ(p.grid, 32);
+  }
+  for (int64_t M : {65, 128, 8192}) {
+    const cake::Plan p = cake::plan(M, 4096, 4096, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopper128x128) << M;
+    EXPECT_FALSE(p.swap_ab);
+    EXPECT_EQ(p.tile_m, 128);
+    EXPECT_EQ(p.tile_n, 128);
+  }
+}
+
+TEST(PlanSm90, PersistentGridIsMinOfTilesAndSms) {
+  cake::Plan p = cake::plan(8192, 8192, 8192, 64, Arch::SM90, 132);
+  EXPECT_EQ(p.tiles, 64 * 64);
+  EXPECT_EQ(p.grid, 132);
+  EXPECT_EQ(p.workers, 132);
+  EXPECT_EQ(p.waves, (4096 + 131) / 132);
+  EXPECT_STREQ(p.scheduler, "static_persistent");
+  EXPECT_STREQ(p.raster, "grouped");
+  p = cake::plan(65, 8, 16, 32, Arch::SM90, 132);
+  EXPECT_EQ(p.tiles, 1);
+  EXPECT_EQ(p.grid, 1);
+  p = cake::plan(4096, 4104, 16, 32, Arch::SM90, 114);  // an H100 PCIe
+  EXPECT_EQ(p.tiles, 32 * 33);
+  EXPECT_EQ(p.grid, 114);
+}
+
+TEST(PlanSm90, RankDoesNotChangeTheProgram) {
+  for (int64_t r : {0, 32, 64, 128})
+    EXPECT_EQ(name(cake::plan(300, 4096, 4096, r, Arch::SM90, 132)), "fp8_hopper_128x128");
+}
+
+// ---------------------------------------------------------------- Blackwell
+
+TEST(PlanBlackwell, PairTileWidthFromShapeAndSmCount) {
+  // 148 SMs -> 74 resident pairs. 256 x 256 tiles: 8 x 9 = 72 < 74 -> width 128.
+  cake::Plan p = cake::plan(2048, 2304, 4096, 64, Arch::SM100, 148);
+  EXPECT_EQ(p.tile_m, 256);
+  EXPECT_EQ(p.tile_n, 128);
+  EXPECT_EQ(p.tiles, 8 * 18);
+  EXPECT_EQ(p.cluster_m, 2);
+  // 8 x 10 = 80 >= 74 -> width 256.
+  p = cake::plan(2048, 2560, 4096, 64, Arch::SM100, 148);
+  EXPECT_EQ(p.tile_n, 256);
+  // Exactly 74 = 2 x 37 -> 256; 73 (prime, 1 x 73) -> 128.
+  EXPECT_EQ(cake::plan(512, 256 * 37, 4096, 64, Arch::SM100, 148).tile_n, 256);
+  EXPECT_EQ(cake::plan(256, 256 * 73, 4096, 64, Arch::SM100, 148).tile_n, 128);
+  // The same shape on fewer SMs resolves the wider tile.
+  EXPECT_EQ(cake::plan(2048, 2304, 4096, 64, Arch::SM100, 144).tile_n, 256);
+  EXPECT_EQ(cake::plan(2048, 2304, 4096, 64, Arch::SM100, 146).tile_n, 128);
+}
+
+TEST(PlanBlackwell, SmallProblemsRunStatic) {
+  for (Arch arch : {Arch::SM100, Arch::SM103}) {
+    const cake::Plan p = cake::plan(1, 4096, 4096, 128, arch, 148);
+    EXPECT_EQ(p.program, Program::kBlackwellStatic);
+    EXPECT_STREQ(p.scheduler, "static_persistent");
+    EXPECT_EQ(p.grid, 2 * p.tiles);
+  }
+}
+
+TEST(PlanBlackwell, L2PointTenTilesPerPair) {
+  // 37 x 20 = 740 pair tiles of 256 x 256, K = 16384.
+  const int64_t M = 256 * 37, N = 256 * 20, K = 16384;
+  EXPECT_EQ(cake::plan(M, N, K, 64, Arch::SM100, 148).program, Program::kBlackwellL2Point);  // 740 >= 10*74
+  EXPECT_EQ(cake::plan(M, N, K, 64, Arch::SM100, 150).program, Program::kBlackwellStatic);   // 740 < 10*75
+  const cake::Plan p = cake::plan(M, N, K, 64, Arch::SM100, 148);
+  EXPECT_STREQ(p.scheduler, "dynamic");
+  EXPECT_STREQ(p.raster, "blocked");
+  EXPECT_EQ(p.raster_block_m, cake::kBlackwellRasterBlockM);
+  EXPECT_EQ(p.raster_block_n, cake::kBlackwellRasterBlockN);
+  EXPECT_EQ(name(p), "fp8_blackwell_l2_point");
+}
+
+TEST(PlanBlackwell, L2PointNeedsLargeK) {
+  const int64_t M = 256 * 37, N = 256 * 20;
+  EXPECT_EQ(cake::plan(M, N, 16384, 64, Arch::SM100, 148).program, Program::kBlackwellL2Point);
+  EXPECT_EQ(cake::plan(M, N, 16256, 64, Arch::SM100, 148).program, Program::kBlackwellStatic);
+}
+
+TEST(PlanBlackwell, L2PointNeedsAProperRasterBlock) {
+  // One pair (2 SMs): ten tiles are enough, the block decides.
+  const int64_t K = 16384;
+  EXPECT_EQ(cake::plan(1024, 1024, K, 64, Arch::SM100, 2).program, Program::kBlackwellStatic);   // 4x4: not larger
+  EXPECT_EQ(cake::plan(1024, 1280, K, 64, Arch::SM100, 2).program, Program::kBlackwellL2Point);  // 4x5
+  EXPECT_EQ(cake::plan(1280, 1024, K, 64, Arch::SM100, 2).program, Program::kBlackwellL2Point);  // 5x4
+  EXPECT_EQ(cake::plan(768, 1536, K, 64, Arch::SM100, 2).program, Program::kBlackwellStatic);    // 3x6: does not fit
+  EXPECT_EQ(cake::plan(1536, 768, K, 64, Arch::SM100, 2).program, Program::kBlackwellStatic);    // 6x3
+}
+
+TEST(PlanBlackwell, TileMOnSm103ForTheLongestRuns) {
+  // 74 pairs; 512 x 256 tiles: 38 x 37 = 1406 -> 19 waves; 39 x 37 = 1443 -> 20 waves.
+  const int64_t N = 256 * 37;
+  EXPECT_EQ(cake::plan(512 * 39, N, 32768, 128, Arch::SM103, 148).program, Program::kBlackwellTileM);
+  EXPECT_EQ(cake::plan(512 * 38, N, 32768, 128, Arch::SM103, 148).program, Program::kBlackwellL2Point);
+  EXPECT_EQ(cake::plan(512 * 39, N, 32640, 128, Arch::SM103, 148).program, Program::kBlackwellL2Point);
+  // SM100 never takes the 512-row tile.
+  EXPECT_EQ(cake::plan(512 * 39, N, 32768, 128, Arch::SM100, 148).program, Program::kBlackwellL2Point);
+  const cake::Plan p = cake::plan(512 * 39, N, 32768, 128, Arch::SM103, 148);
+  EXPECT_EQ(p.tile_m, 512);
+  EXPECT_EQ(p.tile_n, 256);
+  EXPECT_EQ(p.tiles, 39 * 37);
+  EXPECT_EQ(p.waves, 20);
+  EXPECT_STREQ(p.scheduler, "dynamic");
+  EXPECT_EQ(name(p), "fp8_blackwell_tile_m");
+}
+
+TEST(Plan, IsPure) {
+  const cake::Plan a = cake::plan(777, 4104, 16400, 64, Arch::SM90, 132);
+  const cake::Plan b = cake::plan(777, 4104, 16400, 64, Arch::SM90, 132);
+  EXPECT_EQ(a.program, b.program);
+  EXPECT_EQ(a.tiles, b.tiles);
+  EXPECT_EQ(a.grid, b.grid);
+}
+
+TEST(Plan, RejectsNonsense) {
+  EXPECT_THROW(cake::plan(0, 8, 16, 0, Arch::SM90, 132), cake::InvalidArgument);
+  EXPECT_THROW(cake::plan(1, 8, 16, 0, Arch::SM90, 0), cake::InvalidArgument);
+}
+
+TEST(Arch, Names) {
+  EXPECT_EQ(cake::parse_arch("sm90"), Arch::SM90);
+  EXPECT_EQ(cake::parse_arch("sm_90a"), Arch::SM90);
+  EXPECT_EQ(cake::parse_arch("SM100"), Arch::SM100);
+  EXPECT_EQ(cake::parse_arch("sm103"), Arch::SM103);
+  EXPECT_FALSE(cake::parse_arch("sm120").has_value());
+  EXPECT_EQ(cake::arch_from_compute_capability(9, 0), Arch::SM90);
+  EXPECT_EQ(cake::arch_from_compute_capability(10, 0), Arch::SM100);
+  EXPECT_EQ(cake::arch_from_compute_capability(10, 3), Arch::SM103);
+  for (auto [major, minor] : {std::pair{8, 0}, {8, 9}, {12, 0}, {12, 1}, {9, 1}, {10, 1}})
+    EXPECT_FALSE(cake::arch_from_compute_capability(major, minor).has_value()) << major << "." << minor;
+}
+
+}  // namespace

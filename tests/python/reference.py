@@ -1,0 +1,97 @@
+"""Inputs and fp64 references shared by the GPU tests."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Optional
+
+import torch
+
+
+@dataclass
+class Problem:
+    a: torch.Tensor
+    b: torch.Tensor
+    a_scale: torch.Tensor
+    b_scale: torch.Tensor
+    d: Optional[torch.Tensor]
+    lora_b: Optional[torch.Tensor]
+    lora_scale: Optional[torch.Tensor]
+    bias: Optional[torch.Tensor]
+
+    @property
+    def shape(self):
+        return self.a.shape[0], self.b.shape[0], self.a.shape[1]
+
+    def kwargs(self):
+        return dict(bias=self.bias)
+
+    def args(self):
+        return (self.a, self.b, self.a_scale, self.b_scale, self.d, self.lora_b, self.lora_scale)
+
+
+def make_problem(M: int, N: int, K: int, r: int = 0, bias: bool = False, seed: int = 0,
+                 device: str = "cuda") -> Problem:
+    """Fresh random inputs with non-trivial scales. The base term and the correction
+    have comparable magnitudes (both ~0.5-1 per element), so an error in either shows."""
+    g = torch.Generator(device=device).manual_seed(seed)
+
+    def randn(*shape):
+        return torch.randn(*shape, generator=g, device=device)
+
+    def uniform(lo, hi):
+        return lo + (hi - lo) * torch.rand(1, generator=g, device=device)
+
+    a = (randn(M, K) * 2.0).to(torch.float8_e4m3fn)
+    b = (randn(N, K) * 2.0).to(torch.float8_e4m3fn)
+    # alpha ~ 0.25 / sqrt(K) keeps the base term O(1) at every K.
+    a_scale = (uniform(0.5, 1.5) / math.sqrt(K)).float()
+    b_scale = uniform(0.2, 0.3).float()
+    d = lora_b = lora_scale = None
+    if r:
+        d = randn(M, r).to(torch.bfloat16)
+        lora_b = randn(N, r).to(torch.bfloat16)
+        lora_scale = (uniform(0.5, 1.0) / math.sqrt(r)).float()
+    bias_t = (randn(N) * 0.5).to(torch.bfloat16) if bias else None
+    return Problem(a, b, a_scale, b_scale, d, lora_b, lora_scale, bias_t)
+
+
+def reference(p: Problem) -> torch.Tensor:
+    """The contract's formula in fp64 (alpha is the fp32 product of the scales)."""
+    alpha = (p.a_scale * p.b_scale).double()
+    ref = alpha * (p.a.double() @ p.b.double().T)
+    if p.lora_scale is not None:
+        ref = ref + p.lora_scale.double() * (p.d.double() @ p.lora_b.double().T)
+    if p.bias is not None:
+        ref = ref + p.bias.double()
+    return ref
+
+
+def bf16_ulp(x: torch.Tensor) -> torch.Tensor:
+    """One bf16 unit in the last place at |x| (8 significant bits)."""
+    _, e = torch.frexp(x.abs().clamp_min(2.0 ** -126))
+    return torch.ldexp(torch.ones_like(x), (e - 8).to(torch.int32))
+
+
+@dataclass
+class Accuracy:
+    rel_frobenius: float
+    floor: float          # error of the exact result rounded once to bf16
+    ratio: float          # rel_frobenius / floor
+    worst_excess: float   # max |out-ref| / (ulp(ref) + 1e-3 * rms(ref)); <= 1 passes
+
+
+def accuracy(out: torch.Tensor, ref: torch.Tensor) -> Accuracy:
+    out64 = out.double()
+    norm = ref.norm().item()
+    err = (out64 - ref).norm().item() / norm
+    floor = (ref.to(torch.bfloat16).double() - ref).norm().item() / norm
+    rms = ref.pow(2).mean().sqrt().item()
+    bound = bf16_ulp(ref) + 1e-3 * rms
+    excess = ((out64 - ref).abs() / bound).max().item()
+    return Accuracy(err, floor, err / floor if floor > 0 else (0.0 if err == 0 else math.inf), excess)
+
+
+def poisoned(M: int, N: int, device: str = "cuda") -> torch.Tensor:
+    return torch.full((M, N), float("nan"), dtype=torch.bfloat16, device=device)
