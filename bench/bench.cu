@@ -25,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,11 @@ __device__ float hash_uniform(uint64_t i, uint64_t seed) {
 __global__ void fill_fp8(__nv_fp8_e4m3* p, size_t n, uint64_t seed, float amp) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
     p[i] = __nv_fp8_e4m3(amp * (hash_uniform(i, seed) - 0.5f));
+}
+
+__global__ void widen(const __nv_fp8_e4m3* src, __nv_bfloat16* dst, size_t n) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    dst[i] = __float2bfloat16(float(src[i]));  // every e4m3 value is a bf16 value
 }
 
 __global__ void fill_bf16(__nv_bfloat16* p, size_t n, uint64_t seed, float amp) {
@@ -106,16 +112,22 @@ struct Lt {
 };
 
 // One cuBLASLt GEMM in cake's orientation: D[M,N] (row-major) = alpha * A[M,k] B[N,k]^T + beta*C,
-// expressed column-major as D^T = B A^T ("TN").
+// expressed column-major as D^T = B A^T ("TN", the layout FP8 requires).
 struct LtGemm {
   Lt* lt;
+  std::string what;
   cublasLtMatmulDesc_t op{};
   cublasLtMatrixLayout_t la{}, lb{}, lc{};
-  cublasLtMatmulAlgo_t algo{};
+  std::vector<cublasLtMatmulHeuristicResult_t> algos;
+  size_t chosen = 0;
 
   LtGemm(Lt* l, int64_t M, int64_t N, int64_t k, cudaDataType in, cudaDataType out, bool fast_accum,
          const float* scale_a = nullptr, const float* scale_b = nullptr)
       : lt(l) {
+    std::ostringstream w;
+    w << (in == CUDA_R_8F_E4M3 ? "fp8" : "bf16") << (fast_accum ? "+fastacc" : "") << " -> "
+      << (out == CUDA_R_32F ? "fp32" : "bf16") << " M=" << M << " N=" << N << " k=" << k;
+    what = w.str();
     LT(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
     const cublasOperation_t t = CUBLAS_OP_T, n = CUBLAS_OP_N;
     LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &t, sizeof t));
@@ -134,24 +146,32 @@ struct LtGemm {
     LT(cublasLtMatmulPreferenceCreate(&pref));
     LT(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &lt->workspace_bytes,
                                             sizeof lt->workspace_bytes));
-    cublasLtMatmulHeuristicResult_t result{};
+    algos.resize(8);
     int found = 0;
-    LT(cublasLtMatmulAlgoGetHeuristic(lt->handle, op, la, lb, lc, lc, pref, 1, &result, &found));
-    if (!found) {
-      std::fprintf(stderr, "cuBLASLt has no algorithm for M=%lld N=%lld k=%lld\n", (long long)M, (long long)N,
-                   (long long)k);
-      std::exit(2);
-    }
-    algo = result.algo;
+    LT(cublasLtMatmulAlgoGetHeuristic(lt->handle, op, la, lb, lc, lc, pref, int(algos.size()), algos.data(), &found));
+    algos.resize(found);
     cublasLtMatmulPreferenceDestroy(pref);
+    if (algos.empty()) throw std::runtime_error("cuBLASLt has no algorithm for " + what);
   }
   ~LtGemm() {
     cublasLtMatrixLayoutDestroy(la), cublasLtMatrixLayoutDestroy(lb), cublasLtMatrixLayoutDestroy(lc);
     cublasLtMatmulDescDestroy(op);
   }
-  void run(const void* a, const void* b, void* d, float alpha, float beta, cudaStream_t s) const {
-    LT(cublasLtMatmul(lt->handle, op, &alpha, b, la, a, lb, &beta, d, lc, d, lc, &algo, lt->workspace,
-                      lt->workspace_bytes, s));
+  // Runs the first heuristic candidate that the library accepts (checked on the
+  // warm-up call, outside graph capture).
+  void run(const void* a, const void* b, void* d, float alpha, float beta, cudaStream_t s) {
+    for (;;) {
+      const cublasStatus_t st = cublasLtMatmul(lt->handle, op, &alpha, b, la, a, lb, &beta, d, lc, d, lc,
+                                               &algos[chosen].algo, lt->workspace, lt->workspace_bytes, s);
+      if (st == CUBLAS_STATUS_SUCCESS) return;
+      if (st == CUBLAS_STATUS_NOT_SUPPORTED && chosen + 1 < algos.size()) {
+        ++chosen;
+        continue;
+      }
+      throw std::runtime_error("cublasLtMatmul (" + what + ") failed with status " + std::to_string(int(st)) +
+                               " after " + std::to_string(chosen + 1) + " of " + std::to_string(algos.size()) +
+                               " candidate algorithms");
+    }
   }
 };
 
@@ -160,24 +180,40 @@ struct LtGemm {
 struct Timer {
   cudaStream_t stream;
   int reps;
-  // Median per-call time (us) of `calls` invocations of fn(i), captured in one graph.
+  // Median per-call time (us) of `calls` invocations of fn(i), replayed as one CUDA
+  // graph (eager launches between events if the library refuses capture).
   double time(const std::function<void(int)>& fn, int calls) const {
-    fn(0);  // warm-up outside the graph (module load, handle state)
+    fn(0);  // warm-up outside the graph (module load, algorithm choice)
     CK(cudaStreamSynchronize(stream));
-    cudaGraph_t graph;
-    cudaGraphExec_t exec;
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
     CK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < calls; ++i) fn(i);
-    CK(cudaStreamEndCapture(stream, &graph));
-    CK(cudaGraphInstantiate(&exec, graph, 0));
+    bool captured = true;
+    try {
+      for (int i = 0; i < calls; ++i) fn(i);
+    } catch (const std::exception& e) {
+      captured = false;
+      std::fprintf(stderr, "note: graph capture failed (%s); timing eager launches\n", e.what());
+    }
+    const cudaError_t end = cudaStreamEndCapture(stream, &graph);
+    if (captured && end == cudaSuccess) CK(cudaGraphInstantiate(&exec, graph, 0));
+    else {
+      cudaGetLastError();
+      if (graph) cudaGraphDestroy(graph);
+      graph = nullptr;
+    }
+    auto once = [&] {
+      if (exec) CK(cudaGraphLaunch(exec, stream));
+      else for (int i = 0; i < calls; ++i) fn(i);
+    };
     cudaEvent_t start, stop;
     CK(cudaEventCreate(&start));
     CK(cudaEventCreate(&stop));
-    for (int w = 0; w < 2; ++w) CK(cudaGraphLaunch(exec, stream));
+    for (int w = 0; w < 2; ++w) once();
     std::vector<double> t;
     for (int r = 0; r < reps; ++r) {
       CK(cudaEventRecord(start, stream));
-      CK(cudaGraphLaunch(exec, stream));
+      once();
       CK(cudaEventRecord(stop, stream));
       CK(cudaEventSynchronize(stop));
       float ms = 0;
@@ -185,7 +221,8 @@ struct Timer {
       t.push_back(ms * 1e3 / calls);
     }
     cudaEventDestroy(start), cudaEventDestroy(stop);
-    cudaGraphExecDestroy(exec), cudaGraphDestroy(graph);
+    if (exec) cudaGraphExecDestroy(exec);
+    if (graph) cudaGraphDestroy(graph);
     std::sort(t.begin(), t.end());
     return t[t.size() / 2];
   }
@@ -234,7 +271,7 @@ const char* regime(int64_t M) { return M <= 64 ? "M<=64" : (M <= 512 ? "128<=M<=
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_bench(int argc, char** argv) {
   std::vector<int64_t> Ms = {1, 16, 64, 128, 512, 2048, 8192};
   std::vector<std::pair<int64_t, int64_t>> NKs = {{4096, 4096}, {6144, 4096}, {28672, 4096}, {4096, 14336}, {8192, 8192}};
   std::vector<int64_t> Rs = {32, 64, 128};
@@ -344,7 +381,12 @@ int main(int argc, char** argv) {
 
       LtGemm base(&lt, M, N, K, CUDA_R_8F_E4M3, CUDA_R_16BF, true, scales.p, scales.p + 1);
       LtGemm base_nofast(&lt, M, N, K, CUDA_R_8F_E4M3, CUDA_R_16BF, false, scales.p, scales.p + 1);
-      LtGemm ref_base(&lt, M, N, K, CUDA_R_8F_E4M3, CUDA_R_32F, false, scales.p, scales.p + 1);
+      // The fp32 reference: a and b widened exactly to bf16, bf16 GEMM with fp32
+      // accumulation and output (no FP8 tensor-core accumulation involved).
+      LtGemm ref_base(&lt, M, N, K, CUDA_R_16BF, CUDA_R_32F, false);
+      Buf<__nv_bfloat16> wide_a(M * K), wide_b(N * K);
+      widen<<<1024, 256, 0, stream>>>(sets[0].a.p, wide_a.p, wide_a.n);
+      widen<<<1024, 256, 0, stream>>>(sets[0].b.p, wide_b.p, wide_b.n);
       const double t_base = timer.time([&](int i) { base.run(sets[i % nsets].a.p, sets[i % nsets].b.p, sets[i % nsets].out.p, 1.0f, 0.0f, stream); }, calls);
       const double t_base_nofast = timer.time([&](int i) { base_nofast.run(sets[i % nsets].a.p, sets[i % nsets].b.p, sets[i % nsets].out.p, 1.0f, 0.0f, stream); }, calls);
 
@@ -369,8 +411,8 @@ int main(int argc, char** argv) {
         Buf<float> ref(M * N);
         Buf<double> acc(5);
         auto check = [&](const float* ls, bool with_adapter) {
-          ref_base.run(sets[0].a.p, sets[0].b.p, ref.p, 1.0f, 0.0f, stream);
-          // The fp32 reference applies the scales exactly as the contract does: alpha * sum.
+          // alpha = a_scale * b_scale in fp32, as the contract computes it.
+          ref_base.run(wide_a.p, wide_b.p, ref.p, host_scales[0] * host_scales[1], 0.0f, stream);
           if (with_adapter) ref_lora.run(sets[0].d.p, sets[0].lora_b.p, ref.p, s_lora, 1.0f, stream);
           CK(cudaMemsetAsync(sets[0].out.p, 0xFF, M * N * 2, stream));
           cake::mm_fp8_lora(cake_args(0, ls), stream);
@@ -382,7 +424,6 @@ int main(int argc, char** argv) {
           const double ratio = h[2] > 0 ? std::sqrt(h[0] / h[2]) : (h[0] == 0 ? 0.0 : INFINITY);
           return std::make_tuple(ratio, h[3] / std::sqrt(h[1] / (M * N)), h[4] == 0);
         };
-        // cuBLASLt's fp32 output already carries alpha (scale pointers): ref = alpha*ab + s*d lb^T.
         auto [ratio, max_rel, finite] = check(scales.p + 2, true);
         auto [ratio0, max_rel0, finite0] = check(scales.p + 3, false);
         const bool ok = finite && finite0 && ratio <= 1.10 && ratio0 <= 1.10;
@@ -502,4 +543,13 @@ int main(int argc, char** argv) {
     return 3;
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return run_bench(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cake_bench: %s\n", e.what());
+    return 2;
+  }
 }

@@ -15,6 +15,12 @@ inline constexpr int kStageK = 128;      // FP8 elements per stage
 inline constexpr int kLoraChunk = 64;    // BF16 elements per stage
 inline constexpr int kRowBytes = 128;
 
+// Hopper's FP8 tensor-core accumulation keeps fewer bits than fp32: its partial
+// sums are added into an fp32 accumulator after every this many 32-deep FP8 wgmma
+// (64 K elements). Every 4 (CUTLASS's default, 128 K) left single elements past
+// one bf16 ulp + 1e-3 rms of the exact result on the H200 (K = 128, 16M outputs).
+inline constexpr int kMmasPerPromotion = 2;
+
 template <int kBlockP_, int kBlockQ_, bool kSwapAB_>
 struct ProgramShape {
   // P: the operand on wgmma's M side (64 rows per consumer warpgroup);

@@ -136,23 +136,28 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #pragma unroll
       for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
 
-      // Base: FP8 K loop, promoted into fp32 after every 128-deep stage.
+      // Base: FP8 K loop; the tensor-core partial sums are promoted into fp32
+      // after every kMmasPerPromotion instructions.
       for (uint32_t kb = 0; kb < params.k_blocks; ++kb) {
         cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
         const uint64_t dp = smem_desc(ring_p + stage * kPBytes + cw * 64 * kRowBytes);
         const uint64_t dq = smem_desc(ring_q + stage * kQBytes);
-        fence_operands(part);
-        cute::warpgroup_arrive();
 #pragma unroll
-        for (int k = 0; k < 4; ++k)
-          mma<typename Ops::Fp8>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part, k > 0);
-        cute::warpgroup_commit_batch();
-        cute::warpgroup_wait<0>();
-        fence_operands(part);
-        if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[stage]);
+        for (int k0 = 0; k0 < 4; k0 += kMmasPerPromotion) {
+          fence_operands(part);
+          cute::warpgroup_arrive();
+#pragma unroll
+          for (int k = k0; k < k0 + kMmasPerPromotion; ++k)
+            mma<typename Ops::Fp8>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part, k > k0);
+          cute::warpgroup_commit_batch();
+          cute::warpgroup_wait<0>();
+          fence_operands(part);
+          // The stage is free once its last instruction has completed.
+          if (k0 + kMmasPerPromotion == 4 && lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[stage]);
+#pragma unroll
+          for (int i = 0; i < kAccRegs; ++i) acc[i] += part[i];
+        }
         if (++stage == kStages) stage = 0, phase ^= 1;
-#pragma unroll
-        for (int i = 0; i < kAccRegs; ++i) acc[i] += part[i];
       }
 
       // Adapter: BF16 wgmma over r, summed in fp32 in the promotion registers.

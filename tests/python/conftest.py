@@ -34,3 +34,23 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason=GPU_SKIP_REASON))
         elif "slow" in item.keywords and quick:
             item.add_marker(pytest.mark.skip(reason="CAKE_QUICK=1: large shapes skipped"))
+
+
+def pytest_terminal_summary(terminalreporter):
+    from reference import ACCURACY_LOG, FROBENIUS_MIN_ELEMENTS
+
+    if not ACCURACY_LOG:
+        return
+    big = [(label, acc) for label, n, acc in ACCURACY_LOG if n >= FROBENIUS_MIN_ELEMENTS]
+    worst_excess = max(ACCURACY_LOG, key=lambda x: x[2].worst_excess)
+    tr = terminalreporter
+    tr.section("accuracy against fp64 (all checked calls)")
+    tr.write_line(f"calls checked: {len(ACCURACY_LOG)}")
+    tr.write_line(f"worst element: {worst_excess[2].worst_excess:.3f} x (1 bf16 ulp + 1e-3 rms) at {worst_excess[0]}")
+    if big:
+        worst_ratio = max(big, key=lambda x: x[1].ratio)
+        tr.write_line(f"worst relative Frobenius error: {worst_ratio[1].ratio:.4f} x the bf16 floor at {worst_ratio[0]}"
+                      f" ({len(big)} calls with >= {FROBENIUS_MIN_ELEMENTS} outputs)")
+    for label, n, acc in ACCURACY_LOG:
+        if label.startswith("M=256 N=1024"):
+            tr.write_line(f"  {label}: ratio {acc.ratio:.4f}, floor {acc.floor:.3e}, worst element {acc.worst_excess:.3f}")

@@ -56,7 +56,7 @@ def test_rejected_without_writing(name, change, message):
     kwargs = dict(a=p.a, b=p.b, a_scale=p.a_scale, b_scale=p.b_scale, d=p.d, lora_b=p.lora_b,
                   lora_scale=p.lora_scale, bias=p.bias)
     kwargs.update(change(p))
-    out = torch.full((kwargs["a"].shape[0], N), 3.0, dtype=torch.bfloat16, device="cuda")
+    out = torch.full((kwargs["a"].shape[0], kwargs["b"].shape[0]), 3.0, dtype=torch.bfloat16, device="cuda")
     before = out.clone()
     args = [kwargs.pop(k) for k in ("a", "b", "a_scale", "b_scale", "d", "lora_b", "lora_scale")]
     with pytest.raises(ValueError) as e:
