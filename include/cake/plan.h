@@ -48,6 +48,9 @@ struct Plan {
   bool swap_ab = false; // weights on the MMA's M side (small-M programs)
   int cluster_m = 1;
   int cluster_n = 1;
+  // CTAs of one cluster that share an output tile and split its K loop; the
+  // leader adds the others' fp32 partial sums in rank order (deterministic).
+  int split_k = 1;
   const char* scheduler = "";  // "static_persistent" or "dynamic"
   const char* raster = "";     // "grouped" or "blocked"
   // grouped raster: consecutive tiles walk `raster_group` tiles along the grouped
@@ -62,6 +65,11 @@ struct Plan {
   int64_t waves = 0;    // ceil(tiles / workers)
   int grid = 0;         // CTAs launched
 };
+
+// Hopper split-K clusters are placed assuming 16 SMs per GPC: a problem with few
+// tiles splits K over clusters of 2, 4 or 8 CTAs while tiles * split fits in
+// (num_sms / 16) * 16 CTAs, so that every cluster is resident at once.
+inline constexpr int kHopperSmsPerGpc = 16;
 
 // Raster block of the Blackwell L2-point program, in pair tiles.
 inline constexpr int kBlackwellRasterBlockM = 4;

@@ -27,7 +27,7 @@ void set_grid(Plan& p, int64_t tile_m, int64_t tile_n, int64_t M, int64_t N, int
 }
 
 template <typename Shape>
-void hopper(Plan& p, Program program, int64_t M, int64_t N, int num_sms) {
+void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_sms) {
   p.program = program;
   p.tile_k = sm90::kStageK;
   p.swap_ab = Shape::kSwapAB;
@@ -35,15 +35,29 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int num_sms) {
   p.raster = "grouped";
   p.raster_group = Shape::kSwapAB ? 1 : sm90::kRasterGroup;
   set_grid(p, Shape::kTileM, Shape::kTileN, M, N, num_sms, 1);
+
+  // Few tiles (decode-like M, or few N tiles): split K over a cluster so that
+  // most SMs stream operands; one cluster per tile, all resident at once.
+  const int64_t k_blocks = ceil_div(K, sm90::kStageK);
+  const int64_t capacity = num_sms >= kHopperSmsPerGpc ? num_sms / kHopperSmsPerGpc * kHopperSmsPerGpc : num_sms;
+  for (int split = 8; split >= 2; split /= 2) {
+    if (p.tiles * split <= capacity && split <= k_blocks) {
+      p.split_k = split;
+      p.workers = capacity / split;
+      p.waves = 1;
+      p.grid = static_cast<int>(p.tiles * split);
+      break;
+    }
+  }
 }
 
 // SM90: M <= 64 is decode-like and weight-bound: swap A and B so that the
 // weights fill wgmma's 64-row side and the few tokens its narrow N side.
-void plan_sm90(Plan& p, int64_t M, int64_t N, int num_sms) {
+void plan_sm90(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms) {
   if (M <= sm90::ShapeSwap128x64::kTileM)
-    hopper<sm90::ShapeSwap128x64>(p, Program::kHopperSwap128x64, M, N, num_sms);
+    hopper<sm90::ShapeSwap128x64>(p, Program::kHopperSwap128x64, M, N, K, num_sms);
   else
-    hopper<sm90::Shape128x128>(p, Program::kHopper128x128, M, N, num_sms);
+    hopper<sm90::Shape128x128>(p, Program::kHopper128x128, M, N, K, num_sms);
 }
 
 // SM100 / SM103, as the seed states it (docs/contract.md section 4):
@@ -140,7 +154,7 @@ Plan plan(int64_t M, int64_t N, int64_t K, int64_t r, Arch arch, int num_sms) {
   Plan p{};
   p.arch = arch;
   if (arch == Arch::SM90)
-    plan_sm90(p, M, N, num_sms);
+    plan_sm90(p, M, N, K, num_sms);
   else
     plan_blackwell(p, arch, M, N, K, num_sms);
   return p;

@@ -32,7 +32,9 @@ struct ProgramShape {
   static constexpr int kConsumerWarpgroups = kBlockP / 64;
   static constexpr int kThreads = 128 * (kConsumerWarpgroups + 1);
   static constexpr int kStageBytes = (kBlockP + kBlockQ) * kRowBytes;
-  static constexpr int kEpilogueBytes = kBlockP * kBlockQ * 2;  // bf16 output tile
+  // The bf16 output tile on a cluster's leader, the fp32 split-K partial sums on
+  // the other CTAs: the same bytes, sized for the larger.
+  static constexpr int kEpilogueBytes = kBlockP * kBlockQ * 4;
   static constexpr int kStagesFit = (kSmemBytes - kSmemReserved - kEpilogueBytes) / kStageBytes;
   static constexpr int kStages = kStagesFit > 8 ? 8 : kStagesFit;
   static constexpr int kSmemUse = kStages * kStageBytes + kEpilogueBytes + kSmemReserved;

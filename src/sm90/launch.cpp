@@ -52,6 +52,7 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
   params.lora_chunks = adapter ? static_cast<uint32_t>((a.r + kLoraChunk - 1) / kLoraChunk) : 0;
   params.lora_steps = adapter ? static_cast<uint32_t>(a.r / 16) : 0;
   params.n = static_cast<uint32_t>(a.N);
+  params.split = static_cast<uint32_t>(plan.split_k);
   params.a_scale = a.a_scale;
   params.b_scale = a.b_scale;
   params.lora_scale = a.lora_scale;

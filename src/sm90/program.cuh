@@ -2,22 +2,26 @@
 //
 //   out = alpha * (a @ b^T) + s * (d @ lora_b^T) [+ bias],  alpha = a_scale * b_scale
 //
-// Warp-specialised and persistent. One CTA per SM walks its output tiles
-// (scheduler.cuh); per CTA:
+// Warp-specialised and persistent. Clusters of `split` CTAs walk the output tiles
+// (scheduler.cuh); the CTAs of a cluster share a tile and split its K loop
+// (split = 1: one CTA per tile, no cluster). Per CTA:
 //   warpgroup 0      producer: one thread streams 128-byte-wide K slices of both
 //                    operands into a ring of shared-memory stages with TMA,
-//                    completing on mbarriers: first the K loop of a/b (FP8), then,
-//                    when the adapter is on, r/64 slices of d/lora_b (BF16) through
-//                    the same ring.
+//                    completing on mbarriers: first its share of the K loop of a/b
+//                    (FP8), then, on the cluster's leader when the adapter is on,
+//                    r/64 slices of d/lora_b (BF16) through the same ring.
 //   warpgroups 1..   consumers: each owns 64 rows of the P operand. FP8 wgmma
-//                    partial sums of one stage (128 deep) are promoted into an fp32
-//                    accumulator after every stage (Hopper's FP8 tensor-core
-//                    accumulation keeps fewer bits than fp32); the adapter slices
-//                    then run as BF16 wgmma into the freed promotion registers.
-//   epilogue         per consumer warpgroup: alpha*acc + s*acc_lora + bias in fp32,
-//                    rounded once to bf16, staged in swizzled shared memory and
-//                    written by a TMA store (tails clipped by TMA) that overlaps the
-//                    next tile's main loop.
+//                    partial sums are promoted into an fp32 accumulator every 64 K
+//                    (Hopper's FP8 tensor-core accumulation keeps fewer bits than
+//                    fp32; config.h kMmasPerPromotion); the adapter slices then run
+//                    as BF16 wgmma into the freed promotion registers.
+//   split-K          the other CTAs of a cluster leave their fp32 partial sums in
+//                    their shared memory; the leader adds them in rank order
+//                    (deterministic) through distributed shared memory.
+//   epilogue         leader only, per consumer warpgroup: alpha*acc + s*acc_lora +
+//                    bias in fp32, rounded once to bf16, staged in swizzled shared
+//                    memory and written by a TMA store (tails clipped by TMA) that
+//                    overlaps the next tile's main loop.
 // The adapter is on when lora_scale is given and its value is not +-0, read on the
 // device after the grid-dependency wait: off, the instruction stream is exactly
 // the base program's, hence bitwise identical output.
@@ -54,29 +58,35 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   constexpr int kBlockQ = Shape::kBlockQ;
   constexpr int kPBytes = kBlockP * kRowBytes;
   constexpr int kQBytes = kBlockQ * kRowBytes;
-  constexpr int kConsumerWarps = Shape::kConsumerWarpgroups * 4;
+  constexpr int kConsumerThreads = Shape::kConsumerWarpgroups * 128;
+  constexpr int kConsumerWarps = kConsumerThreads / 32;
   constexpr int kAccRegs = kBlockQ / 2;  // 64 x kBlockQ fp32 over 128 threads
   using Ops = MmaOps<kBlockQ>;
 
-  // Shared memory: [ring of P slices][ring of Q slices][epilogue tile][barriers].
+  // Shared memory: [ring of P slices][ring of Q slices][epilogue / split-K buffer][barriers].
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t{1023});
   uint8_t* ring_p = smem;
   uint8_t* ring_q = ring_p + kStages * kPBytes;
-  uint8_t* epilogue = ring_q + kStages * kQBytes;
+  uint8_t* epilogue = ring_q + kStages * kQBytes;  // leader: bf16 staging; others: fp32 partials
   uint64_t* full = reinterpret_cast<uint64_t*>(epilogue + Shape::kEpilogueBytes);
   uint64_t* empty = full + kStages;
+  uint64_t* partials_ready = empty + kStages;  // leader: the other CTAs' partial sums are in place
+  uint64_t* partials_taken = partials_ready + 1;  // others: the leader has read this CTA's partials
 
   const int warpgroup = threadIdx.x / 128;
   const int thread = threadIdx.x % 128;
   const bool has_adapter = params.lora_scale != nullptr;
+  const uint32_t split = params.split;
+  const uint32_t rank = split > 1 ? cluster_rank() : 0;  // rank 0 leads the cluster
+  const bool leader = rank == 0;
 
   // Prologue: nothing here reads memory an earlier kernel may write.
   if (threadIdx.x == 0) {
     cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&tm_p));
     cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&tm_q));
-    cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&tm_out));
-    if (has_adapter) {
+    if (leader) cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&tm_out));
+    if (has_adapter && leader) {
       cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&tm_lora_p));
       cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&tm_lora_q));
     }
@@ -84,15 +94,25 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       cutlass::arch::ClusterBarrier::init(&full[s], 1);
       cutlass::arch::ClusterBarrier::init(&empty[s], kConsumerWarps);
     }
+    cutlass::arch::ClusterBarrier::init(partials_ready, (split - 1) * kConsumerThreads);
+    cutlass::arch::ClusterBarrier::init(partials_taken, kConsumerThreads);
     cutlass::arch::fence_barrier_init();
   }
-  __syncthreads();
+  // Barriers are initialised cluster-wide before any CTA signals another.
+  if (split > 1)
+    cluster_sync();
+  else
+    __syncthreads();
 
   grid_dependency_wait();
   // Uniform across the CTA: every thread reads the same scalar.
-  const bool use_adapter = has_adapter && *params.lora_scale != 0.0f;
+  const bool use_adapter = has_adapter && *params.lora_scale != 0.0f && leader;
 
-  TileScheduler scheduler(params.tiles_p, params.tiles_q, params.raster_group);
+  // This CTA's share of the K loop.
+  const uint32_t kb_begin = rank * params.k_blocks / split;
+  const uint32_t kb_end = (rank + 1) * params.k_blocks / split;
+
+  TileScheduler scheduler(params.tiles_p, params.tiles_q, params.raster_group, split);
 
   if (warpgroup == 0) {
     // ---------------------------------------------------------------- producer
@@ -110,7 +130,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       uint32_t tp, tq;
       while (scheduler.get(tp, tq)) {
         const int row_p = static_cast<int>(tp * kBlockP), row_q = static_cast<int>(tq * kBlockQ);
-        for (uint32_t kb = 0; kb < params.k_blocks; ++kb)
+        for (uint32_t kb = kb_begin; kb < kb_end; ++kb)
           load(&tm_p, &tm_q, static_cast<int>(kb * kStageK), row_p, row_q);
         if (use_adapter)
           for (uint32_t c = 0; c < params.lora_chunks; ++c)
@@ -123,22 +143,31 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // ---------------------------------------------------------------- consumers
     cutlass::arch::warpgroup_reg_alloc<kConsumerRegs>();
     const int cw = warpgroup - 1;  // this warpgroup's 64 rows of P
+    const int ct = threadIdx.x - 128;  // 0 .. kConsumerThreads-1
     const int warp = thread / 32, lane = thread % 32;
     const float alpha = *params.a_scale * *params.b_scale;
     const float s_lora = use_adapter ? *params.lora_scale : 0.0f;
 
     float acc[kAccRegs];   // fp32 sum of the base product
-    float part[kAccRegs];  // one stage's wgmma partial sums, then the adapter's sum
+    float part[kAccRegs];  // tensor-core partial sums between promotions; then the adapter's sum
     uint32_t stage = 0, phase = 0;
+    uint32_t tiles_done = 0;  // tiles this CTA finished: the phase of the split-K barriers
+
+    auto release = [&](uint32_t s) {
+      if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[s]);
+    };
+    // The split-K buffer: element i of consumer thread ct at word i * kConsumerThreads + ct,
+    // so that a warp touches 32 consecutive words.
+    const uint32_t partials = cute::cast_smem_ptr_to_uint(epilogue) + ct * 4;
 
     uint32_t tp, tq;
     while (scheduler.get(tp, tq)) {
 #pragma unroll
       for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
 
-      // Base: FP8 K loop; the tensor-core partial sums are promoted into fp32
-      // after every kMmasPerPromotion instructions.
-      for (uint32_t kb = 0; kb < params.k_blocks; ++kb) {
+      // Base: FP8 K loop; the tensor-core partial sums are promoted into fp32 after
+      // every kMmasPerPromotion instructions.
+      for (uint32_t kb = kb_begin; kb < kb_end; ++kb) {
         cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
         const uint64_t dp = smem_desc(ring_p + stage * kPBytes + cw * 64 * kRowBytes);
         const uint64_t dq = smem_desc(ring_q + stage * kQBytes);
@@ -152,15 +181,36 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           cute::warpgroup_commit_batch();
           cute::warpgroup_wait<0>();
           fence_operands(part);
-          // The stage is free once its last instruction has completed.
-          if (k0 + kMmasPerPromotion == 4 && lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[stage]);
+          if (k0 + kMmasPerPromotion == 4) release(stage);  // the stage's last instruction is done
 #pragma unroll
           for (int i = 0; i < kAccRegs; ++i) acc[i] += part[i];
         }
         if (++stage == kStages) stage = 0, phase ^= 1;
       }
 
-      // Adapter: BF16 wgmma over r, summed in fp32 in the promotion registers.
+      if (split > 1) {
+        if (!leader) {
+          // Leave the partial sums for the leader (once it has taken the previous
+          // tile's), then go on to the next tile.
+          if (tiles_done > 0) wait_cluster(partials_taken, (tiles_done - 1) & 1);
+#pragma unroll
+          for (int i = 0; i < kAccRegs; ++i) st_shared_f32(partials + i * kConsumerThreads * 4, acc[i]);
+          arrive_remote(partials_ready, 0);
+          ++tiles_done;
+          continue;
+        }
+        // Leader: add the others' partial sums in rank order.
+        wait_cluster(partials_ready, tiles_done & 1);
+        for (uint32_t r = 1; r < split; ++r) {
+          const uint32_t remote = map_shared_rank(partials, r);
+#pragma unroll
+          for (int i = 0; i < kAccRegs; ++i) acc[i] += ld_shared_cluster_f32(remote + i * kConsumerThreads * 4);
+        }
+        for (uint32_t r = 1; r < split; ++r) arrive_remote(partials_taken, r);
+      }
+      ++tiles_done;
+
+      // Adapter: BF16 wgmma over r, summed in fp32 in `part`.
       if (use_adapter) {
         for (uint32_t c = 0; c < params.lora_chunks; ++c) {
           cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
@@ -172,12 +222,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #pragma unroll
           for (int k = 0; k < 4; ++k)
             if (k < steps)
-              mma<typename Ops::Bf16>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part,
-                                      c > 0 || k > 0);
+              mma<typename Ops::Bf16>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part, c > 0 || k > 0);
           cute::warpgroup_commit_batch();
           cute::warpgroup_wait<0>();
           fence_operands(part);
-          if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[stage]);
+          release(stage);
           if (++stage == kStages) stage = 0, phase ^= 1;
         }
       }
@@ -245,13 +294,17 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
             tma_store(&tm_out, buf + box * 64 * kRowBytes, static_cast<int>(tq * kBlockQ + box * 64),
                       static_cast<int>(tp * kBlockP + cw * 64));
         } else {
-          tma_store(&tm_out, buf, static_cast<int>(tp * kBlockP + cw * 64),
-                    static_cast<int>(tq * kBlockQ));
+          tma_store(&tm_out, buf, static_cast<int>(tp * kBlockP + cw * 64), static_cast<int>(tq * kBlockQ));
         }
         cute::tma_store_arrive();
       }
     }
-    if (thread == 0) cute::tma_store_wait<0>();
+    if (leader) {
+      if (thread == 0) cute::tma_store_wait<0>();
+    } else if (tiles_done > 0) {
+      // The leader reads this CTA's shared memory: stay until it has.
+      wait_cluster(partials_taken, (tiles_done - 1) & 1);
+    }
   }
 #endif
 }

@@ -24,16 +24,20 @@ void run_program(const TensorMaps& maps, const ProgramParams& params, int grid, 
     configured.fetch_or(bit, std::memory_order_acq_rel);
   }
 
-  cudaLaunchAttribute attrs[1];
+  cudaLaunchAttribute attrs[2];
   attrs[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attrs[0].val.programmaticStreamSerializationAllowed = 1;
+  attrs[1].id = cudaLaunchAttributeClusterDimension;
+  attrs[1].val.clusterDim.x = params.split;  // split-K clusters; 1 is a plain launch
+  attrs[1].val.clusterDim.y = 1;
+  attrs[1].val.clusterDim.z = 1;
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(grid));
   config.blockDim = dim3(Shape::kThreads);
   config.dynamicSmemBytes = Shape::kSmemUse;
   config.stream = stream;
   config.attrs = attrs;
-  config.numAttrs = 1;
+  config.numAttrs = 2;
   check_cuda(cudaLaunchKernelEx(&config, kernel, maps.p, maps.q, maps.lora_p, maps.lora_q, maps.out, params),
              "launching the sm90 program");
 }

@@ -19,6 +19,7 @@ struct ProgramParams {
   uint32_t lora_chunks;  // ceil(r / kLoraChunk); 0 when no adapter was passed
   uint32_t lora_steps;   // r / 16: BF16 wgmma instructions over the whole rank
   uint32_t n;            // columns of out (bias length)
+  uint32_t split;        // CTAs per cluster sharing a tile's K loop (1: no cluster)
   const float* a_scale;
   const float* b_scale;
   const float* lora_scale;    // nullptr: adapter off

@@ -1,4 +1,5 @@
-// Static persistent tile scheduler: CTA c takes tiles c, c + grid, c + 2*grid, ...
+// Static persistent tile scheduler: cluster c takes tiles c, c + clusters, ...
+// (the CTAs of a cluster share each tile, splitting its K loop).
 // Tile indices run in a grouped raster: `group` consecutive tiles walk down the P
 // dimension before stepping along Q, so CTAs resident at the same time share a
 // narrow band of both operands in L2. The producer and the consumers of a CTA run
@@ -11,10 +12,10 @@ namespace cake::sm90 {
 
 struct TileScheduler {
   uint32_t tiles_p, tiles_q, group;
-  uint32_t next;
+  uint32_t next, stride;
 
-  __device__ TileScheduler(uint32_t tp, uint32_t tq, uint32_t g)
-      : tiles_p(tp), tiles_q(tq), group(g), next(blockIdx.x) {}
+  __device__ TileScheduler(uint32_t tp, uint32_t tq, uint32_t g, uint32_t split)
+      : tiles_p(tp), tiles_q(tq), group(g), next(blockIdx.x / split), stride(gridDim.x / split) {}
 
   __device__ uint32_t total() const { return tiles_p * tiles_q; }
 
@@ -22,7 +23,7 @@ struct TileScheduler {
   __device__ bool get(uint32_t& tp, uint32_t& tq) {
     if (next >= total()) return false;
     const uint32_t t = next;
-    next += gridDim.x;
+    next += stride;
     const uint32_t per_group = group * tiles_q;
     const uint32_t first_p = (t / per_group) * group;
     const uint32_t rows = min(group, tiles_p - first_p);

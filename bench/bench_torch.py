@@ -1,0 +1,122 @@
+"""Python front end of the benchmark: cake against torch._scaled_mm (cuBLASLt FP8)
+and the unfused path an engine runs today (torch._scaled_mm, then
+out.addmm_(d, lora_b.T, alpha=s)), timed the same way as bench/bench.cu:
+CUDA-graph replays of many calls, inputs rotated so weights never sit in L2,
+median of repeats.
+
+    python bench/bench_torch.py [--quick] [--shape M,N,K] [--r 128]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+
+import torch
+
+import cake
+
+L2_BYTES = 60 * 2**20
+
+
+def time_graph(fn, calls, reps=15):
+    fn(0)
+    torch.cuda.synchronize()
+    g = torch.cuda.CUDAGraph()
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        fn(0)
+        torch.cuda.synchronize()
+        with torch.cuda.graph(g, stream=s):
+            for i in range(calls):
+                fn(i)
+    g.replay()
+    g.replay()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        g.replay()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop) * 1e3 / calls)
+    return statistics.median(times)
+
+
+def measure(M, N, K, r):
+    set_bytes = M * K + N * K + 2 * (M + N) * r + 2 * M * N
+    nsets = max(2, math.ceil(2 * L2_BYTES / set_bytes) + 1)
+    sets = []
+    for _ in range(nsets):
+        sets.append(dict(
+            a=(torch.randn(M, K, device="cuda") * 2).to(torch.float8_e4m3fn),
+            b=(torch.randn(N, K, device="cuda") * 2).to(torch.float8_e4m3fn),
+            d=torch.randn(M, r, device="cuda", dtype=torch.bfloat16),
+            lb=torch.randn(N, r, device="cuda", dtype=torch.bfloat16),
+            out=torch.empty(M, N, device="cuda", dtype=torch.bfloat16),
+        ))
+    sa = torch.full((1,), 1 / math.sqrt(K), device="cuda")
+    sb = torch.full((1,), 0.25, device="cuda")
+    s = torch.full((1,), 0.5 / math.sqrt(r), device="cuda")
+    zero = torch.zeros(1, device="cuda")
+    calls = max(nsets, 20)
+
+    def cake_fn(scale):
+        def f(i):
+            x = sets[i % nsets]
+            cake.mm_fp8_lora(x["a"], x["b"], sa, sb, x["d"], x["lb"], scale, out=x["out"])
+        return f
+
+    def scaled(i, fast=True):
+        x = sets[i % nsets]
+        return torch._scaled_mm(x["a"], x["b"].t(), sa, sb, out_dtype=torch.bfloat16, use_fast_accum=fast)
+
+    def unfused(i):
+        x = sets[i % nsets]
+        y = torch._scaled_mm(x["a"], x["b"].t(), sa, sb, out_dtype=torch.bfloat16, use_fast_accum=True)
+        y.addmm_(x["d"], x["lb"].t(), alpha=0.5 / math.sqrt(r))
+
+    # Check: cake against the unfused result in fp64 on set 0.
+    x = sets[0]
+    ref = ((sa * sb).double() * (x["a"].double() @ x["b"].double().T)
+           + s.double() * (x["d"].double() @ x["lb"].double().T))
+    got = cake.mm_fp8_lora(x["a"], x["b"], sa, sb, x["d"], x["lb"], s)
+    err = ((got.double() - ref).norm() / ref.norm()).item()
+    floor = ((ref.to(torch.bfloat16).double() - ref).norm() / ref.norm()).item()
+
+    t = dict(
+        cake=time_graph(cake_fn(s), calls),
+        cake0=time_graph(cake_fn(zero), calls),
+        scaled_mm=time_graph(lambda i: scaled(i, True), calls),
+        unfused=time_graph(unfused, calls),
+    )
+    return t, err / floor
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--shape", type=str)
+    ap.add_argument("--r", type=int, default=128)
+    args = ap.parse_args()
+    Ms = [1, 16, 64, 128, 512, 2048, 8192]
+    NKs = [(4096, 4096), (6144, 4096), (28672, 4096), (4096, 14336), (8192, 8192)]
+    if args.quick:
+        Ms, NKs = [1, 64, 512, 4096], [(4096, 4096), (28672, 4096), (4096, 14336)]
+    if args.shape:
+        M, N, K = map(int, args.shape.split(","))
+        Ms, NKs = [M], [(N, K)]
+    print(f"{'M':>6} {'N':>6} {'K':>6} {'r':>4} | {'cake':>8} {'cake s=0':>8} {'scaled_mm':>9} {'unfused':>8} |"
+          f" {'cake/smm':>8} {'cake/unf':>8} {'s0/smm':>7} | check")
+    for N, K in NKs:
+        for M in Ms:
+            t, ratio = measure(M, N, K, args.r)
+            print(f"{M:6d} {N:6d} {K:6d} {args.r:4d} | {t['cake']:8.2f} {t['cake0']:8.2f} {t['scaled_mm']:9.2f}"
+                  f" {t['unfused']:8.2f} | {t['cake'] / t['scaled_mm']:8.3f} {t['cake'] / t['unfused']:8.3f}"
+                  f" {t['cake0'] / t['scaled_mm']:7.3f} | {ratio:.4f}x floor", flush=True)
+
+
+if __name__ == "__main__":
+    main()
