@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "cake/gemm.h"
+#include "sm90/launch.h"
 
 namespace {
 
@@ -239,10 +240,36 @@ struct Buf {
   ~Buf() { if (p) cudaFree(p); }
 };
 
+struct Scalars {
+  float* base;
+  float* a() const { return base; }
+  float* b() const { return base + 64; }
+  float* lora() const { return base + 128; }
+  float* zero() const { return base + 192; }
+  void set(float a_scale, float b_scale, float lora_scale, cudaStream_t s) const {
+    const float v[4] = {a_scale, b_scale, lora_scale, 0.0f};
+    for (int i = 0; i < 4; ++i) CK(cudaMemcpyAsync(base + 64 * i, &v[i], sizeof(float), cudaMemcpyHostToDevice, s));
+    CK(cudaStreamSynchronize(s));
+  }
+};
+
 struct Set {
   Buf<__nv_fp8_e4m3> a, b;
   Buf<__nv_bfloat16> d, lora_b, out;
 };
+
+// --split S (experiments): run cake with its plan's split-K forced to S.
+int g_force_split = 0;
+
+void run_cake(const cake::MmFp8LoraArgs& x, cudaStream_t stream) {
+  if (!g_force_split) return cake::mm_fp8_lora(x, stream);
+  int sms = 0;
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  cake::Plan p = cake::plan(x.M, x.N, x.K, x.r, cake::Arch::SM90, sms);
+  p.split_k = g_force_split;
+  p.grid = static_cast<int>(g_force_split > 1 ? p.tiles * g_force_split : std::min<int64_t>(p.tiles, sms));
+  cake::sm90::launch(p, x, stream);
+}
 
 double geomean(const std::vector<double>& v) {
   if (v.empty()) return NAN;
@@ -280,8 +307,8 @@ void probe_cublaslt(cudaStream_t stream) {
   const int64_t S = 4096;
   Buf<__nv_fp8_e4m3> a(S * S), b(S * S);
   Buf<__nv_bfloat16> c(S * S), c2(S * S), ab(S * S);
-  Buf<float> sc(2), c32(S * S);
-  const float one[2] = {1.0f, 1.0f};
+  Buf<float> sc(128), c32(S * S);
+  const float one[128] = {1.0f, 1.0f};
   CK(cudaMemcpy(sc.p, one, sizeof one, cudaMemcpyHostToDevice));
   fill_fp8<<<1024, 256, 0, stream>>>(a.p, a.n, 1, 4.0f);
   fill_fp8<<<1024, 256, 0, stream>>>(b.p, b.n, 2, 4.0f);
@@ -307,7 +334,7 @@ void probe_cublaslt(cudaStream_t stream) {
       cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast);
       if (v.scales) {
         const float* p0 = sc.p;
-        const float* p1 = sc.p + 1;
+        const float* p1 = sc.p + 64;
         cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &p0, sizeof p0);
         cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &p1, sizeof p1);
       }
@@ -377,6 +404,7 @@ int run_bench(int argc, char** argv) {
       return 0;
     }
     else if (arg == "--out") out_dir = next();
+    else if (arg == "--split") g_force_split = std::stoi(next());
     else {
       std::printf("usage: cake_bench [--quick] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K] [--r 32,64,128]\n"
                   "                  [--reps 15] [--out results]\n");
@@ -402,8 +430,10 @@ int run_bench(int argc, char** argv) {
   Timer timer{stream, reps};
   const double l2 = prop.l2CacheSize;
 
-  // Scalars: a_scale, b_scale, lora_scale, 0.
-  Buf<float> scales(4);
+  // Scalars a_scale, b_scale, lora_scale, 0, each at its own 256-byte line
+  // (cuBLASLt refuses scale pointers that are not 16-byte aligned).
+  Buf<float> scalar_buf(4 * 64);
+  const Scalars scales{scalar_buf.p};
 
   // ---- ceilings, measured here: copy bandwidth and the FP8 / BF16 tensor rates.
   double copy_TBps, fp8_TFLOPs, bf16_TFLOPs;
@@ -420,9 +450,8 @@ int run_bench(int argc, char** argv) {
     fill_fp8<<<1024, 256, 0, stream>>>(b.p, b.n, 2, 4.0f);
     fill_bf16<<<1024, 256, 0, stream>>>(ab.p, ab.n, 3, 2.0f);
     fill_bf16<<<1024, 256, 0, stream>>>(bb.p, bb.n, 4, 2.0f);
-    const float host_scales[4] = {1.0f / 64, 0.25f, 0.1f, 0.0f};
-    CK(cudaMemcpy(scales.p, host_scales, sizeof host_scales, cudaMemcpyHostToDevice));
-    LtGemm g8(&lt, S, S, S, CUDA_R_8F_E4M3, CUDA_R_16BF, true, scales.p, scales.p + 1);
+    scales.set(1.0f / 64, 0.25f, 0.1f, stream);
+    LtGemm g8(&lt, S, S, S, CUDA_R_8F_E4M3, CUDA_R_16BF, true, scales.a(), scales.b());
     LtGemm g16(&lt, S, S, S, CUDA_R_16BF, CUDA_R_16BF, false);
     const double t8 = timer.time([&](int) { g8.run(a.p, b.p, c.p, 1.0f, 0.0f, stream); }, 5);
     const double t16 = timer.time([&](int) { g16.run(ab.p, bb.p, c.p, 1.0f, 0.0f, stream); }, 5);
@@ -457,8 +486,8 @@ int run_bench(int argc, char** argv) {
       }
       const int calls = std::max(nsets, 20);
 
-      LtGemm base(&lt, M, N, K, CUDA_R_8F_E4M3, CUDA_R_16BF, true, scales.p, scales.p + 1);
-      LtGemm base_nofast(&lt, M, N, K, CUDA_R_8F_E4M3, CUDA_R_16BF, false, scales.p, scales.p + 1);
+      LtGemm base(&lt, M, N, K, CUDA_R_8F_E4M3, CUDA_R_16BF, true, scales.a(), scales.b());
+      LtGemm base_nofast(&lt, M, N, K, CUDA_R_8F_E4M3, CUDA_R_16BF, false, scales.a(), scales.b());
       // The fp32 reference: a and b widened exactly to bf16, bf16 GEMM with fp32
       // accumulation and output (no FP8 tensor-core accumulation involved).
       LtGemm ref_base(&lt, M, N, K, CUDA_R_16BF, CUDA_R_32F, false);
@@ -471,8 +500,8 @@ int run_bench(int argc, char** argv) {
       for (int64_t r : Rs) {
         // a_scale ~ 1/sqrt(K): the base term stays O(1); the adapter is comparable.
         const float s_lora = 0.5f / std::sqrt(float(r));
-        const float host_scales[4] = {4.0f / std::sqrt(float(K)), 0.25f, s_lora, 0.0f};
-        CK(cudaMemcpyAsync(scales.p, host_scales, sizeof host_scales, cudaMemcpyHostToDevice, stream));
+        const float a_scale = 4.0f / std::sqrt(float(K)), b_scale = 0.25f;
+        scales.set(a_scale, b_scale, s_lora, stream);
         LtGemm lora(&lt, M, N, r, CUDA_R_16BF, CUDA_R_16BF, false);
         LtGemm ref_lora(&lt, M, N, r, CUDA_R_16BF, CUDA_R_32F, false);
 
@@ -480,7 +509,7 @@ int run_bench(int argc, char** argv) {
           const Set& s = sets[i % nsets];
           cake::MmFp8LoraArgs x;
           x.M = M, x.N = N, x.K = K, x.r = r;
-          x.a = s.a.p, x.b = s.b.p, x.a_scale = scales.p, x.b_scale = scales.p + 1;
+          x.a = s.a.p, x.b = s.b.p, x.a_scale = scales.a(), x.b_scale = scales.b();
           x.lora_scale = ls, x.d = s.d.p, x.lora_b = s.lora_b.p, x.out = s.out.p;
           return x;
         };
@@ -490,10 +519,10 @@ int run_bench(int argc, char** argv) {
         Buf<double> acc(5);
         auto check = [&](const float* ls, bool with_adapter) {
           // alpha = a_scale * b_scale in fp32, as the contract computes it.
-          ref_base.run(wide_a.p, wide_b.p, ref.p, host_scales[0] * host_scales[1], 0.0f, stream);
+          ref_base.run(wide_a.p, wide_b.p, ref.p, a_scale * b_scale, 0.0f, stream);
           if (with_adapter) ref_lora.run(sets[0].d.p, sets[0].lora_b.p, ref.p, s_lora, 1.0f, stream);
           CK(cudaMemsetAsync(sets[0].out.p, 0xFF, M * N * 2, stream));
-          cake::mm_fp8_lora(cake_args(0, ls), stream);
+          run_cake(cake_args(0, ls), stream);
           CK(cudaMemsetAsync(acc.p, 0, 5 * sizeof(double), stream));
           compare<<<264, 256, 0, stream>>>(sets[0].out.p, ref.p, M * N, acc.p);
           double h[5];
@@ -502,12 +531,12 @@ int run_bench(int argc, char** argv) {
           const double ratio = h[2] > 0 ? std::sqrt(h[0] / h[2]) : (h[0] == 0 ? 0.0 : INFINITY);
           return std::make_tuple(ratio, h[3] / std::sqrt(h[1] / (M * N)), h[4] == 0);
         };
-        auto [ratio, max_rel, finite] = check(scales.p + 2, true);
-        auto [ratio0, max_rel0, finite0] = check(scales.p + 3, false);
+        auto [ratio, max_rel, finite] = check(scales.lora(), true);
+        auto [ratio0, max_rel0, finite0] = check(scales.zero(), false);
         const bool ok = finite && finite0 && ratio <= 1.10 && ratio0 <= 1.10;
 
-        const double t_cake = timer.time([&](int i) { cake::mm_fp8_lora(cake_args(i, scales.p + 2), stream); }, calls);
-        const double t_cake0 = timer.time([&](int i) { cake::mm_fp8_lora(cake_args(i, scales.p + 3), stream); }, calls);
+        const double t_cake = timer.time([&](int i) { run_cake(cake_args(i, scales.lora()), stream); }, calls);
+        const double t_cake0 = timer.time([&](int i) { run_cake(cake_args(i, scales.zero()), stream); }, calls);
         const double t_unfused = timer.time([&](int i) {
           const Set& s = sets[i % nsets];
           base.run(s.a.p, s.b.p, s.out.p, 1.0f, 0.0f, stream);
@@ -537,14 +566,14 @@ int run_bench(int argc, char** argv) {
     s.a = Buf<__nv_fp8_e4m3>(M * K), s.b = Buf<__nv_fp8_e4m3>(N * K);
     s.d = Buf<__nv_bfloat16>(M * r), s.lora_b = Buf<__nv_bfloat16>(N * r), s.out = Buf<__nv_bfloat16>(M * N);
     cake::MmFp8LoraArgs x;
-    x.M = M, x.N = N, x.K = K, x.r = r, x.a = s.a.p, x.b = s.b.p, x.a_scale = scales.p, x.b_scale = scales.p + 1;
-    x.lora_scale = scales.p + 2, x.d = s.d.p, x.lora_b = s.lora_b.p, x.out = s.out.p;
+    x.M = M, x.N = N, x.K = K, x.r = r, x.a = s.a.p, x.b = s.b.p, x.a_scale = scales.a(), x.b_scale = scales.b();
+    x.lora_scale = scales.lora(), x.d = s.d.p, x.lora_b = s.lora_b.p, x.out = s.out.p;
     std::vector<double> t;
     for (int round = 0; round < 7; ++round) {
       CK(cudaStreamSynchronize(stream));
       const int calls = 100;  // few enough that the launch queue never fills
       const auto t0 = std::chrono::steady_clock::now();
-      for (int i = 0; i < calls; ++i) cake::mm_fp8_lora(x, stream);
+      for (int i = 0; i < calls; ++i) run_cake(x, stream);
       const auto t1 = std::chrono::steady_clock::now();
       t.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
     }

@@ -119,10 +119,14 @@ __device__ __forceinline__ uint32_t cluster_rank() {
   return r;
 }
 
-// Every thread of every CTA of the cluster; orders shared-memory writes (barrier
-// initialisation) before any CTA of the cluster goes on.
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+// The cluster barrier, split in its two halves (every thread of every CTA of the
+// cluster arrives once per phase): arrive releases this thread's prior memory
+// operations, wait acquires the others'.
+__device__ __forceinline__ void cluster_arrive() {
+  asm volatile("barrier.cluster.arrive.release;" ::: "memory");
+}
+__device__ __forceinline__ void cluster_wait() {
+  asm volatile("barrier.cluster.wait.acquire;" ::: "memory");
 }
 
 // The address of the same shared-memory location in CTA `rank` of the cluster.
@@ -140,24 +144,6 @@ __device__ __forceinline__ float ld_shared_cluster_f32(uint32_t addr) {
 
 __device__ __forceinline__ void st_shared_f32(uint32_t addr, float v) {
   asm volatile("st.shared.f32 [%0], %1;" ::"r"(addr), "f"(v) : "memory");
-}
-
-// Arrive, with release at cluster scope, on the mbarrier at `bar` in CTA `rank`.
-__device__ __forceinline__ void arrive_remote(const uint64_t* bar, uint32_t rank) {
-  const uint32_t remote = map_shared_rank(cute::cast_smem_ptr_to_uint(bar), rank);
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(remote) : "memory");
-}
-
-// Wait, with acquire at cluster scope, for the phase of parity `parity` of `bar`.
-__device__ __forceinline__ void wait_cluster(const uint64_t* bar, uint32_t parity) {
-  const uint32_t addr = cute::cast_smem_ptr_to_uint(bar);
-  asm volatile(
-      "{\n.reg .pred p;\n"
-      "WAIT_%=:\n"
-      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%0], %1;\n"
-      "@!p bra WAIT_%=;\n}" ::"r"(addr),
-      "r"(parity)
-      : "memory");
 }
 
 __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {

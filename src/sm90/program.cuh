@@ -15,9 +15,11 @@
 //                    (Hopper's FP8 tensor-core accumulation keeps fewer bits than
 //                    fp32; config.h kMmasPerPromotion); the adapter slices then run
 //                    as BF16 wgmma into the freed promotion registers.
-//   split-K          the other CTAs of a cluster leave their fp32 partial sums in
-//                    their shared memory; the leader adds them in rank order
-//                    (deterministic) through distributed shared memory.
+//   split-K          (one tile per cluster) the other CTAs of the cluster leave their
+//                    fp32 partial sums in their shared memory; after a cluster
+//                    barrier the leader adds them in rank order (deterministic)
+//                    through distributed shared memory; a second cluster barrier
+//                    keeps the others resident until the leader has read them.
 //   epilogue         leader only, per consumer warpgroup: alpha*acc + s*acc_lora +
 //                    bias in fp32, rounded once to bf16, staged in swizzled shared
 //                    memory and written by a TMA store (tails clipped by TMA) that
@@ -71,8 +73,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   uint8_t* epilogue = ring_q + kStages * kQBytes;  // leader: bf16 staging; others: fp32 partials
   uint64_t* full = reinterpret_cast<uint64_t*>(epilogue + Shape::kEpilogueBytes);
   uint64_t* empty = full + kStages;
-  uint64_t* partials_ready = empty + kStages;  // leader: the other CTAs' partial sums are in place
-  uint64_t* partials_taken = partials_ready + 1;  // others: the leader has read this CTA's partials
 
   const int warpgroup = threadIdx.x / 128;
   const int thread = threadIdx.x % 128;
@@ -94,15 +94,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       cutlass::arch::ClusterBarrier::init(&full[s], 1);
       cutlass::arch::ClusterBarrier::init(&empty[s], kConsumerWarps);
     }
-    cutlass::arch::ClusterBarrier::init(partials_ready, (split - 1) * kConsumerThreads);
-    cutlass::arch::ClusterBarrier::init(partials_taken, kConsumerThreads);
     cutlass::arch::fence_barrier_init();
   }
-  // Barriers are initialised cluster-wide before any CTA signals another.
-  if (split > 1)
-    cluster_sync();
-  else
-    __syncthreads();
+  __syncthreads();
 
   grid_dependency_wait();
   // Uniform across the CTA: every thread reads the same scalar.
@@ -139,6 +133,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // Every load is issued: the next kernel may start its prologue.
       launch_dependents();
     }
+    if (split > 1) {
+      // The producer warpgroup takes part in the two split-K cluster barriers.
+      cluster_arrive();
+      cluster_wait();
+      cluster_arrive();
+      cluster_wait();
+    }
   } else {
     // ---------------------------------------------------------------- consumers
     cutlass::arch::warpgroup_reg_alloc<kConsumerRegs>();
@@ -151,7 +152,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     float acc[kAccRegs];   // fp32 sum of the base product
     float part[kAccRegs];  // tensor-core partial sums between promotions; then the adapter's sum
     uint32_t stage = 0, phase = 0;
-    uint32_t tiles_done = 0;  // tiles this CTA finished: the phase of the split-K barriers
 
     auto release = [&](uint32_t s) {
       if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[s]);
@@ -189,26 +189,26 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       }
 
       if (split > 1) {
+        // One tile per cluster. The others leave their partial sums in their shared
+        // memory; the leader adds them in rank order once all are there.
         if (!leader) {
-          // Leave the partial sums for the leader (once it has taken the previous
-          // tile's), then go on to the next tile.
-          if (tiles_done > 0) wait_cluster(partials_taken, (tiles_done - 1) & 1);
 #pragma unroll
           for (int i = 0; i < kAccRegs; ++i) st_shared_f32(partials + i * kConsumerThreads * 4, acc[i]);
-          arrive_remote(partials_ready, 0);
-          ++tiles_done;
+        }
+        cluster_arrive();
+        cluster_wait();
+        if (!leader) {
+          cluster_arrive();  // stay resident until the leader has read the partials
+          cluster_wait();
           continue;
         }
-        // Leader: add the others' partial sums in rank order.
-        wait_cluster(partials_ready, tiles_done & 1);
         for (uint32_t r = 1; r < split; ++r) {
           const uint32_t remote = map_shared_rank(partials, r);
 #pragma unroll
           for (int i = 0; i < kAccRegs; ++i) acc[i] += ld_shared_cluster_f32(remote + i * kConsumerThreads * 4);
         }
-        for (uint32_t r = 1; r < split; ++r) arrive_remote(partials_taken, r);
+        cluster_arrive();  // the others may leave; the leader waits at its end
       }
-      ++tiles_done;
 
       // Adapter: BF16 wgmma over r, summed in fp32 in `part`.
       if (use_adapter) {
@@ -301,9 +301,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     }
     if (leader) {
       if (thread == 0) cute::tma_store_wait<0>();
-    } else if (tiles_done > 0) {
-      // The leader reads this CTA's shared memory: stay until it has.
-      wait_cluster(partials_taken, (tiles_done - 1) & 1);
+      if (split > 1) cluster_wait();
     }
   }
 #endif
