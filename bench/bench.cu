@@ -31,6 +31,7 @@
 
 #include "cake/gemm.h"
 #include "sm90/launch.h"
+#include "sm90/run_program.h"
 
 namespace {
 
@@ -67,6 +68,11 @@ __global__ void fill_fp8(__nv_fp8_e4m3* p, size_t n, uint64_t seed, float amp) {
 __global__ void widen(const __nv_fp8_e4m3* src, __nv_bfloat16* dst, size_t n) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
     dst[i] = __float2bfloat16(float(src[i]));  // every e4m3 value is a bf16 value
+}
+
+__global__ void copy_kernel(const int4* __restrict__ src, int4* __restrict__ dst, size_t n) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    dst[i] = src[i];
 }
 
 __global__ void fill_bf16(__nv_bfloat16* p, size_t n, uint64_t seed, float amp) {
@@ -405,6 +411,13 @@ int run_bench(int argc, char** argv) {
     }
     else if (arg == "--out") out_dir = next();
     else if (arg == "--split") g_force_split = std::stoi(next());
+    else if (arg == "--occupancy") {
+      for (int split : {1, 2, 4, 8})
+        std::printf("split %d: resident clusters 128x128 %d, swap 128x64 %d\n", split,
+                    cake::sm90::max_active_clusters<cake::sm90::Shape128x128>(split),
+                    cake::sm90::max_active_clusters<cake::sm90::ShapeSwap128x64>(split));
+      return 0;
+    }
     else {
       std::printf("usage: cake_bench [--quick] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K] [--r 32,64,128]\n"
                   "                  [--reps 15] [--out results]\n");
@@ -441,7 +454,10 @@ int run_bench(int argc, char** argv) {
     const size_t bytes = 2ull << 30;
     Buf<char> src(bytes), dst(bytes);
     CK(cudaMemset(src.p, 1, bytes));
-    const double us = timer.time([&](int) { CK(cudaMemcpyAsync(dst.p, src.p, bytes, cudaMemcpyDeviceToDevice, stream)); }, 3);
+    const double us = timer.time([&](int) {
+      copy_kernel<<<prop.multiProcessorCount * 8, 512, 0, stream>>>(reinterpret_cast<const int4*>(src.p),
+                                                                    reinterpret_cast<int4*>(dst.p), bytes / 16);
+    }, 3);
     copy_TBps = 2.0 * bytes / (us * 1e-6) / 1e12;
     const int64_t S = 8192;
     Buf<__nv_fp8_e4m3> a(S * S), b(S * S);

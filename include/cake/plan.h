@@ -67,9 +67,11 @@ struct Plan {
 };
 
 // Hopper split-K clusters are placed assuming 16 SMs per GPC: a problem with few
-// tiles splits K over clusters of 2, 4 or 8 CTAs while tiles * split fits in
-// (num_sms / 16) * 16 CTAs, so that every cluster is resident at once.
+// tiles splits K over clusters of up to sm90_max_split_k() CTAs while
+// tiles * split fits in (num_sms / 16) * 16 CTAs, so that every cluster is
+// resident at once.
 inline constexpr int kHopperSmsPerGpc = 16;
+int sm90_max_split_k();
 
 // Raster block of the Blackwell L2-point program, in pair tiles.
 inline constexpr int kBlackwellRasterBlockM = 4;

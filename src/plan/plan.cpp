@@ -40,7 +40,7 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
   // most SMs stream operands; one cluster per tile, all resident at once.
   const int64_t k_blocks = ceil_div(K, sm90::kStageK);
   const int64_t capacity = num_sms >= kHopperSmsPerGpc ? num_sms / kHopperSmsPerGpc * kHopperSmsPerGpc : num_sms;
-  for (int split = 8; split >= 2; split /= 2) {
+  for (int split = sm90::kMaxSplitK; split >= 2; split /= 2) {
     if (p.tiles * split <= capacity && split <= k_blocks) {
       p.split_k = split;
       p.workers = capacity / split;
@@ -105,6 +105,8 @@ void plan_blackwell(Plan& p, Arch arch, int64_t M, int64_t N, int64_t K, int num
 }
 
 }  // namespace
+
+int sm90_max_split_k() { return sm90::kMaxSplitK; }
 
 const char* arch_name(Arch arch) {
   switch (arch) {

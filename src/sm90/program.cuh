@@ -65,12 +65,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   constexpr int kAccRegs = kBlockQ / 2;  // 64 x kBlockQ fp32 over 128 threads
   using Ops = MmaOps<kBlockQ>;
 
-  // Shared memory: [ring of P slices][ring of Q slices][epilogue / split-K buffer][barriers].
+  // Shared memory: [ring of P slices][ring of Q slices][epilogue staging][barriers].
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t{1023});
   uint8_t* ring_p = smem;
   uint8_t* ring_q = ring_p + kStages * kPBytes;
-  uint8_t* epilogue = ring_q + kStages * kQBytes;  // leader: bf16 staging; others: fp32 partials
+  uint8_t* epilogue = ring_q + kStages * kQBytes;  // bf16 output staging
   uint64_t* full = reinterpret_cast<uint64_t*>(epilogue + Shape::kEpilogueBytes);
   uint64_t* empty = full + kStages;
 
@@ -149,43 +149,62 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const float alpha = *params.a_scale * *params.b_scale;
     const float s_lora = use_adapter ? *params.lora_scale : 0.0f;
 
-    float acc[kAccRegs];   // fp32 sum of the base product
-    float part[kAccRegs];  // tensor-core partial sums between promotions; then the adapter's sum
+    constexpr int kWait = Shape::kStagesPerWait;
+    float acc[kAccRegs];               // fp32 sum of the base product
+    float part[2 * kWait][kAccRegs];   // 64-deep tensor-core partial sums; part[0]: the adapter's sum
     uint32_t stage = 0, phase = 0;
 
     auto release = [&](uint32_t s) {
       if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[s]);
     };
-    // The split-K buffer: element i of consumer thread ct at word i * kConsumerThreads + ct,
-    // so that a warp touches 32 consecutive words.
-    const uint32_t partials = cute::cast_smem_ptr_to_uint(epilogue) + ct * 4;
+    auto fence_parts = [&] {
+#pragma unroll
+      for (int b = 0; b < 2 * kWait; ++b) fence_operands(part[b]);
+    };
+    // The split-K partial sums of a non-leader, in its ring (idle once its only
+    // tile's K loop is done): element i of consumer thread ct at word
+    // i * kConsumerThreads + ct, so that a warp touches 32 consecutive words.
+    const uint32_t partials = cute::cast_smem_ptr_to_uint(ring_p) + ct * 4;
 
     uint32_t tp, tq;
     while (scheduler.get(tp, tq)) {
 #pragma unroll
       for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
 
-      // Base: FP8 K loop; the tensor-core partial sums are promoted into fp32 after
-      // every kMmasPerPromotion instructions.
-      for (uint32_t kb = kb_begin; kb < kb_end; ++kb) {
-        cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
-        const uint64_t dp = smem_desc(ring_p + stage * kPBytes + cw * 64 * kRowBytes);
-        const uint64_t dq = smem_desc(ring_q + stage * kQBytes);
+      // Base: FP8 K loop. Up to kWait stages are issued before one wait; every
+      // 64-deep pair of instructions (kMmasPerPromotion) starts from zero in its
+      // own registers and is promoted into the fp32 accumulator after the wait.
+      static_assert(kMmasPerPromotion == 2, "a 128-deep stage is two promoted pairs");
+      for (uint32_t kb = kb_begin; kb < kb_end; kb += kWait) {
+        const uint32_t n = min(static_cast<uint32_t>(kWait), kb_end - kb);
+        uint32_t stages[kWait];
+        fence_parts();
+        cute::warpgroup_arrive();
 #pragma unroll
-        for (int k0 = 0; k0 < 4; k0 += kMmasPerPromotion) {
-          fence_operands(part);
-          cute::warpgroup_arrive();
+        for (int j = 0; j < kWait; ++j) {
+          if (j < n) {
+            stages[j] = stage;
+            cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
+            const uint64_t dp = smem_desc(ring_p + stage * kPBytes + cw * 64 * kRowBytes);
+            const uint64_t dq = smem_desc(ring_q + stage * kQBytes);
 #pragma unroll
-          for (int k = k0; k < k0 + kMmasPerPromotion; ++k)
-            mma<typename Ops::Fp8>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part, k > k0);
-          cute::warpgroup_commit_batch();
-          cute::warpgroup_wait<0>();
-          fence_operands(part);
-          if (k0 + kMmasPerPromotion == 4) release(stage);  // the stage's last instruction is done
-#pragma unroll
-          for (int i = 0; i < kAccRegs; ++i) acc[i] += part[i];
+            for (int k = 0; k < 4; ++k)
+              mma<typename Ops::Fp8>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part[2 * j + k / 2],
+                                     k % 2 == 1);
+            if (++stage == kStages) stage = 0, phase ^= 1;
+          }
         }
-        if (++stage == kStages) stage = 0, phase ^= 1;
+        cute::warpgroup_commit_batch();
+        cute::warpgroup_wait<0>();
+        fence_parts();
+#pragma unroll
+        for (int j = 0; j < kWait; ++j) {
+          if (j < n) {
+            release(stages[j]);
+#pragma unroll
+            for (int i = 0; i < kAccRegs; ++i) acc[i] += part[2 * j][i] + part[2 * j + 1][i];
+          }
+        }
       }
 
       if (split > 1) {
@@ -210,22 +229,22 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         cluster_arrive();  // the others may leave; the leader waits at its end
       }
 
-      // Adapter: BF16 wgmma over r, summed in fp32 in `part`.
+      // Adapter: BF16 wgmma over r, summed in fp32 in part[0].
       if (use_adapter) {
         for (uint32_t c = 0; c < params.lora_chunks; ++c) {
           cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
           const uint64_t dp = smem_desc(ring_p + stage * kPBytes + cw * 64 * kRowBytes);
           const uint64_t dq = smem_desc(ring_q + stage * kQBytes);
           const uint32_t steps = min(4u, params.lora_steps - c * 4);
-          fence_operands(part);
+          fence_operands(part[0]);
           cute::warpgroup_arrive();
 #pragma unroll
           for (int k = 0; k < 4; ++k)
             if (k < steps)
-              mma<typename Ops::Bf16>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part, c > 0 || k > 0);
+              mma<typename Ops::Bf16>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part[0], c > 0 || k > 0);
           cute::warpgroup_commit_batch();
           cute::warpgroup_wait<0>();
-          fence_operands(part);
+          fence_operands(part[0]);
           release(stage);
           if (++stage == kStages) stage = 0, phase ^= 1;
         }
@@ -253,7 +272,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #pragma unroll
           for (int e = 0; e < 2; ++e) {
             v[e] = alpha * acc[4 * j + 2 * h + e];
-            if (use_adapter) v[e] = fmaf(s_lora, part[4 * j + 2 * h + e], v[e]);
+            if (use_adapter) v[e] = fmaf(s_lora, part[0][4 * j + 2 * h + e], v[e]);
           }
           if constexpr (!Shape::kSwapAB) {
             // out row = P row, out column = Q column: two adjacent bf16 of one row.

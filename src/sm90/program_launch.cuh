@@ -12,17 +12,41 @@
 namespace cake::sm90 {
 
 template <typename Shape>
-void run_program(const TensorMaps& maps, const ProgramParams& params, int grid, int device,
-                 cudaStream_t stream) {
-  auto* kernel = &fp8_lora_program<Shape>;
+void configure(int device) {
   // The dynamic shared-memory limit is a per-device function attribute.
   static std::atomic<uint64_t> configured{0};
   const uint64_t bit = uint64_t{1} << (device & 63);
   if (!(configured.load(std::memory_order_acquire) & bit)) {
-    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Shape::kSmemUse),
+    check_cuda(cudaFuncSetAttribute(&fp8_lora_program<Shape>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    Shape::kSmemUse),
                "cudaFuncSetAttribute(max dynamic shared memory)");
     configured.fetch_or(bit, std::memory_order_acq_rel);
   }
+}
+
+template <typename Shape>
+int max_active_clusters(int split) {
+  configure<Shape>(current_device());
+  cudaLaunchAttribute attr;
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = split, attr.val.clusterDim.y = 1, attr.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(split * 64));
+  config.blockDim = dim3(Shape::kThreads);
+  config.dynamicSmemBytes = Shape::kSmemUse;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  int clusters = 0;
+  check_cuda(cudaOccupancyMaxActiveClusters(&clusters, &fp8_lora_program<Shape>, &config),
+             "cudaOccupancyMaxActiveClusters");
+  return clusters;
+}
+
+template <typename Shape>
+void run_program(const TensorMaps& maps, const ProgramParams& params, int grid, int device,
+                 cudaStream_t stream) {
+  auto* kernel = &fp8_lora_program<Shape>;
+  configure<Shape>(device);
 
   cudaLaunchAttribute attrs[2];
   attrs[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;

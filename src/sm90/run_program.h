@@ -34,6 +34,13 @@ template <typename Shape>
 void run_program(const TensorMaps& maps, const ProgramParams& params, int grid, int device,
                  cudaStream_t stream);
 
+// How many clusters of `split` CTAs of this program can be resident at once on
+// the current device (cudaOccupancyMaxActiveClusters).
+template <typename Shape>
+int max_active_clusters(int split);
+
+extern template int max_active_clusters<Shape128x128>(int);
+extern template int max_active_clusters<ShapeSwap128x64>(int);
 extern template void run_program<Shape128x128>(const TensorMaps&, const ProgramParams&, int, int,
                                                cudaStream_t);
 extern template void run_program<ShapeSwap128x64>(const TensorMaps&, const ProgramParams&, int, int,

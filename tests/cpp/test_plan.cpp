@@ -21,8 +21,8 @@ TEST(PlanSm90, SmallMSwapsAB) {
     EXPECT_EQ(p.tile_m, 64);
     EXPECT_EQ(p.tile_n, 128);
     EXPECT_EQ(p.tiles, 32);
-    EXPECT_EQ(p.split_k, 4);
-    EXPECT_EQ(p.grid, 128);
+    EXPECT_EQ(p.split_k, 2);
+    EXPECT_EQ(p.grid, 64);
   }
   for (int64_t M : {65, 128, 8192}) {
     const cake::Plan p = cake::plan(M, 4096, 4096, 128, Arch::SM90, 132);
@@ -50,29 +50,26 @@ TEST(PlanSm90, PersistentGridIsMinOfTilesAndSms) {
 }
 
 TEST(PlanSm90, SplitKWhenFewTiles) {
-  // 132 SMs: clusters must fit in 128 CTAs (8 GPCs of 16).
+  // 132 SMs: split-K clusters (of kMaxSplitK = 2) while tiles * 2 fits in 128 CTAs.
   auto split = [](int64_t M, int64_t N, int64_t K, int sms = 132) {
     return cake::plan(M, N, K, 128, Arch::SM90, sms).split_k;
   };
-  EXPECT_EQ(split(1, 4096, 4096), 4);    // 32 tiles x 4 = 128
-  EXPECT_EQ(split(1, 4224, 4096), 2);    // 33 tiles: x4 = 132 > 128
+  EXPECT_EQ(cake::sm90_max_split_k(), 2);
+  EXPECT_EQ(split(1, 4096, 4096), 2);    // 32 tiles
   EXPECT_EQ(split(1, 8192, 4096), 2);    // 64 x 2 = 128
   EXPECT_EQ(split(1, 8320, 4096), 1);    // 65 x 2 = 130 > 128
-  EXPECT_EQ(split(1, 1024, 4096), 8);    // 8 tiles: the largest cluster
-  EXPECT_EQ(split(128, 4096, 4096), 4);  // the 128 x 128 program splits too
+  EXPECT_EQ(split(128, 4096, 4096), 2);  // the 128 x 128 program splits too
   EXPECT_EQ(split(512, 4096, 4096), 1);  // 128 tiles
   // Never more ranks than 128-deep K blocks.
   EXPECT_EQ(split(1, 1024, 128), 1);
-  EXPECT_EQ(split(1, 1024, 256), 2);
-  EXPECT_EQ(split(1, 1024, 384), 2);
-  EXPECT_EQ(split(1, 1024, 512), 4);
-  EXPECT_EQ(split(1, 1024, 1024), 8);
+  EXPECT_EQ(split(1, 1024, 144), 2);
   // Other SM counts: 114 -> 112 CTAs, 16 -> 16.
-  EXPECT_EQ(split(1, 3584, 4096, 114), 4);  // 28 x 4 = 112
-  EXPECT_EQ(split(1, 3712, 4096, 114), 2);  // 29 x 4 = 116 > 112
-  EXPECT_EQ(split(1, 512, 4096, 16), 4);
+  EXPECT_EQ(split(1, 7168, 4096, 114), 2);  // 56 x 2 = 112
+  EXPECT_EQ(split(1, 7296, 4096, 114), 1);  // 57 x 2 = 114 > 112
+  EXPECT_EQ(split(1, 1024, 4096, 16), 2);
+  EXPECT_EQ(split(1, 1152, 4096, 16), 1);
   const cake::Plan p = cake::plan(1, 4096, 4096, 128, Arch::SM90, 132);
-  EXPECT_EQ(p.grid, 128);
+  EXPECT_EQ(p.grid, 64);
   EXPECT_EQ(p.waves, 1);
   const cake::Plan q = cake::plan(1, 8320, 4096, 128, Arch::SM90, 132);
   EXPECT_EQ(q.grid, 65);

@@ -2,4 +2,5 @@
 
 namespace cake::sm90 {
 template void run_program<Shape128x128>(const TensorMaps&, const ProgramParams&, int, int, cudaStream_t);
+template int max_active_clusters<Shape128x128>(int);
 }  // namespace cake::sm90

@@ -2,4 +2,5 @@
 
 namespace cake::sm90 {
 template void run_program<ShapeSwap128x64>(const TensorMaps&, const ProgramParams&, int, int, cudaStream_t);
+template int max_active_clusters<ShapeSwap128x64>(int);
 }  // namespace cake::sm90
