@@ -5,9 +5,9 @@
 See :func:`cake.gemm.mm_fp8_lora`.
 """
 
-from . import gemm
+from . import gemm, nn, ops
 from .errors import UnsupportedArchitectureError
 from .gemm import mm_fp8, mm_fp8_lora, plan
 
 __version__ = "0.1.0"
-__all__ = ["gemm", "mm_fp8", "mm_fp8_lora", "plan", "UnsupportedArchitectureError", "__version__"]
+__all__ = ["gemm", "nn", "ops", "mm_fp8", "mm_fp8_lora", "plan", "UnsupportedArchitectureError", "__version__"]

@@ -90,6 +90,12 @@ def mm_fp8_lora(
     """
     if lora_scale is None:  # the adapter is off: d and lora_b are not looked at
         d = lora_b = None
+    if torch.compiler.is_compiling():
+        # Traced by torch.compile: the same call as a registered custom op.
+        from . import ops
+
+        return ops.mm_fp8_lora(a, b, a_scale, b_scale, d, lora_b, lora_scale, bias=bias, out=out,
+                               out_dtype=out_dtype, backend=backend, enable_pdl=enable_pdl)
     out = _prepare(
         "mm_fp8_lora",
         out_dtype,
@@ -118,6 +124,11 @@ def mm_fp8(
     The programs of :func:`mm_fp8_lora` with the adapter off; the same
     arguments, rules and errors.
     """
+    if torch.compiler.is_compiling():
+        from . import ops
+
+        return ops.mm_fp8_lora(a, b, a_scale, b_scale, None, None, None, bias=bias, out=out,
+                               out_dtype=out_dtype, backend=backend, enable_pdl=enable_pdl)
     out = _prepare(
         "mm_fp8",
         out_dtype,

@@ -46,6 +46,8 @@
 namespace cake::sm90 {
 
 inline constexpr int kProducerRegs = 40;
+// Named barriers: 1 + warpgroup for one consumer warpgroup, this one for all.
+inline constexpr int kBarrierAllConsumers = 3;
 inline constexpr int kConsumerRegs = 232;
 
 template <typename Shape>
@@ -149,17 +151,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const float alpha = *params.a_scale * *params.b_scale;
     const float s_lora = use_adapter ? *params.lora_scale : 0.0f;
 
-    constexpr int kWait = Shape::kStagesPerWait;
-    float acc[kAccRegs];               // fp32 sum of the base product
-    float part[2 * kWait][kAccRegs];   // 64-deep tensor-core partial sums; part[0]: the adapter's sum
+    float acc[kAccRegs];   // fp32 sum of the base product
+    float part[kAccRegs];  // tensor-core partial sums between promotions; then the adapter's sum
     uint32_t stage = 0, phase = 0;
 
     auto release = [&](uint32_t s) {
       if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[s]);
-    };
-    auto fence_parts = [&] {
-#pragma unroll
-      for (int b = 0; b < 2 * kWait; ++b) fence_operands(part[b]);
     };
     // The split-K partial sums of a non-leader, in its ring (idle once its only
     // tile's K loop is done): element i of consumer thread ct at word
@@ -171,46 +168,38 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #pragma unroll
       for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
 
-      // Base: FP8 K loop. Up to kWait stages are issued before one wait; every
-      // 64-deep pair of instructions (kMmasPerPromotion) starts from zero in its
-      // own registers and is promoted into the fp32 accumulator after the wait.
-      static_assert(kMmasPerPromotion == 2, "a 128-deep stage is two promoted pairs");
-      for (uint32_t kb = kb_begin; kb < kb_end; kb += kWait) {
-        const uint32_t n = min(static_cast<uint32_t>(kWait), kb_end - kb);
-        uint32_t stages[kWait];
-        fence_parts();
-        cute::warpgroup_arrive();
+      // Base: FP8 K loop; the tensor-core partial sums are promoted into fp32 after
+      // every kMmasPerPromotion instructions. Waiting per 64-deep pair (rather
+      // than per stage) interleaves the two consumer warpgroups more finely: one
+      // promotes while the other's instructions run (measured faster on the H200).
+      for (uint32_t kb = kb_begin; kb < kb_end; ++kb) {
+        cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
+        const uint64_t dp = smem_desc(ring_p + stage * kPBytes + cw * 64 * kRowBytes);
+        const uint64_t dq = smem_desc(ring_q + stage * kQBytes);
 #pragma unroll
-        for (int j = 0; j < kWait; ++j) {
-          if (j < n) {
-            stages[j] = stage;
-            cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
-            const uint64_t dp = smem_desc(ring_p + stage * kPBytes + cw * 64 * kRowBytes);
-            const uint64_t dq = smem_desc(ring_q + stage * kQBytes);
+        for (int k0 = 0; k0 < 4; k0 += kMmasPerPromotion) {
+          fence_operands(part);
+          cute::warpgroup_arrive();
 #pragma unroll
-            for (int k = 0; k < 4; ++k)
-              mma<typename Ops::Fp8>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part[2 * j + k / 2],
-                                     k % 2 == 1);
-            if (++stage == kStages) stage = 0, phase ^= 1;
-          }
+          for (int k = k0; k < k0 + kMmasPerPromotion; ++k)
+            mma<typename Ops::Fp8>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part, k > k0);
+          cute::warpgroup_commit_batch();
+          cute::warpgroup_wait<0>();
+          fence_operands(part);
+          if (k0 + kMmasPerPromotion == 4) release(stage);  // the stage's last instruction is done
+#pragma unroll
+          for (int i = 0; i < kAccRegs; ++i) acc[i] += part[i];
         }
-        cute::warpgroup_commit_batch();
-        cute::warpgroup_wait<0>();
-        fence_parts();
-#pragma unroll
-        for (int j = 0; j < kWait; ++j) {
-          if (j < n) {
-            release(stages[j]);
-#pragma unroll
-            for (int i = 0; i < kAccRegs; ++i) acc[i] += part[2 * j][i] + part[2 * j + 1][i];
-          }
-        }
+        if (++stage == kStages) stage = 0, phase ^= 1;
       }
 
       if (split > 1) {
         // One tile per cluster. The others leave their partial sums in their shared
         // memory; the leader adds them in rank order once all are there.
         if (!leader) {
+          // The ring is free once both consumer warpgroups' instructions have
+          // finished reading it.
+          named_barrier(kBarrierAllConsumers, kConsumerThreads);
 #pragma unroll
           for (int i = 0; i < kAccRegs; ++i) st_shared_f32(partials + i * kConsumerThreads * 4, acc[i]);
         }
@@ -229,22 +218,22 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         cluster_arrive();  // the others may leave; the leader waits at its end
       }
 
-      // Adapter: BF16 wgmma over r, summed in fp32 in part[0].
+      // Adapter: BF16 wgmma over r, summed in fp32 in `part`.
       if (use_adapter) {
         for (uint32_t c = 0; c < params.lora_chunks; ++c) {
           cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
           const uint64_t dp = smem_desc(ring_p + stage * kPBytes + cw * 64 * kRowBytes);
           const uint64_t dq = smem_desc(ring_q + stage * kQBytes);
           const uint32_t steps = min(4u, params.lora_steps - c * 4);
-          fence_operands(part[0]);
+          fence_operands(part);
           cute::warpgroup_arrive();
 #pragma unroll
           for (int k = 0; k < 4; ++k)
             if (k < steps)
-              mma<typename Ops::Bf16>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part[0], c > 0 || k > 0);
+              mma<typename Ops::Bf16>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part, c > 0 || k > 0);
           cute::warpgroup_commit_batch();
           cute::warpgroup_wait<0>();
-          fence_operands(part[0]);
+          fence_operands(part);
           release(stage);
           if (++stage == kStages) stage = 0, phase ^= 1;
         }
@@ -272,7 +261,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #pragma unroll
           for (int e = 0; e < 2; ++e) {
             v[e] = alpha * acc[4 * j + 2 * h + e];
-            if (use_adapter) v[e] = fmaf(s_lora, part[0][4 * j + 2 * h + e], v[e]);
+            if (use_adapter) v[e] = fmaf(s_lora, part[4 * j + 2 * h + e], v[e]);
           }
           if constexpr (!Shape::kSwapAB) {
             // out row = P row, out column = Q column: two adjacent bf16 of one row.

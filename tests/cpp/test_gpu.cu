@@ -12,6 +12,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cake/gemm.h"
@@ -212,6 +213,120 @@ TEST(Gpu, Deterministic) {
   const auto first = l.run(l.args(p, l.lora_scale()));
   const auto second = l.run(l.args(p, l.lora_scale()));
   EXPECT_EQ(std::memcmp(first.data(), second.data(), first.size() * 2), 0);
+}
+
+// Split-K clusters (few tiles): a race between the CTAs of a cluster would show
+// as results that change from run to run.
+TEST(Gpu, SplitKIsDeterministic) {
+  REQUIRE_SM90();
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{16, 136, 272}, {130, 256, 1040}}) {
+    Problem p(M, N, K, 64, true, 11);
+    Launch l(p);
+    const auto first = l.run(l.args(p, l.lora_scale()));
+    expect_close(first, p.reference());
+    for (int i = 0; i < 20; ++i) {
+      const auto again = l.run(l.args(p, l.lora_scale()));
+      ASSERT_EQ(std::memcmp(first.data(), again.data(), first.size() * 2), 0) << "M=" << M << " run " << i;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- PDL chain
+// writer(i) -> cake(i) -> reader(i), all launched with programmatic dependent
+// launch on one stream. The writer releases its dependents before it writes the
+// inputs, so cake starts while they are being written; the reader releases and
+// then waits for cake. Any read of an input before cake's grid-dependency wait,
+// or of out before cake completes, shows up as a wrong result.
+
+__host__ __device__ inline float chain_value(uint32_t seed, uint32_t i, float amp) {
+  uint32_t x = i * 0x9E3779B1u ^ (seed * 0x85EBCA77u + 0x165667B1u);
+  x ^= x >> 15, x *= 0x2C1B3C6Du, x ^= x >> 12, x *= 0x297A2D39u, x ^= x >> 15;
+  return amp * (static_cast<float>(x >> 8) * (1.0f / 16777216.0f) - 0.5f);
+}
+
+struct ChainInputs {
+  __nv_fp8_e4m3* a;
+  __nv_bfloat16* d;
+  __nv_bfloat16* lora_b;
+  float* scales;  // a_scale, b_scale, lora_scale
+  int M, N, K, r;
+};
+
+__global__ void chain_write(ChainInputs in, uint32_t seed) {
+  cudaGridDependencySynchronize();  // the previous iteration's reader (hence cake) is done
+  cudaTriggerProgrammaticLaunchCompletion();  // let cake start while we write
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < size_t(in.M) * in.K; i += stride)
+    in.a[i] = __nv_fp8_e4m3(chain_value(seed, uint32_t(i), 4.0f));
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < size_t(in.M) * in.r; i += stride)
+    in.d[i] = __float2bfloat16(chain_value(seed + 1, uint32_t(i), 2.0f));
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < size_t(in.N) * in.r; i += stride)
+    in.lora_b[i] = __float2bfloat16(chain_value(seed + 2, uint32_t(i), 2.0f));
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    in.scales[0] = 0.5f + chain_value(seed + 3, 0, 1.0f);
+    in.scales[1] = 0.2f;
+    in.scales[2] = (seed % 3 == 0) ? 0.0f : 0.1f + chain_value(seed + 4, 0, 0.1f);  // adapter off every 3rd
+  }
+}
+
+__global__ void chain_read(const __nv_bfloat16* out, __nv_bfloat16* history, size_t n) {
+  cudaTriggerProgrammaticLaunchCompletion();
+  cudaGridDependencySynchronize();  // cake is complete and its writes are visible
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    history[i] = out[i];
+}
+
+template <typename... Args>
+void launch_pdl(void (*kernel)(Args...), cudaStream_t stream, Args... args) {
+  cudaLaunchAttribute attr;
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(64);
+  config.blockDim = dim3(256);
+  config.stream = stream;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  ASSERT_EQ(cudaLaunchKernelEx(&config, kernel, args...), cudaSuccess);
+}
+
+TEST(Gpu, PdlChainSeesFreshInputsAndCompleteOutput) {
+  REQUIRE_SM90();
+  const int iterations = 24;
+  for (auto [M, N, K, r] : {std::tuple<int, int, int, int>{96, 136, 272, 32}, {8, 264, 400, 64}}) {
+    // b and bias are fixed; a, d, lora_b and the scales are rewritten every iteration.
+    Problem fixed(M, N, K, r, true, 5);
+    Launch l(fixed);
+    DeviceBuffer<__nv_bfloat16> history(size_t(iterations) * M * N);
+    cudaStream_t stream;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    ChainInputs in{l.a.ptr, l.d.ptr, l.lora_b.ptr, l.scales.ptr, M, N, K, r};
+    cake::MmFp8LoraArgs x = l.args(fixed, l.lora_scale());
+    for (int it = 0; it < iterations; ++it) {
+      launch_pdl(chain_write, stream, in, uint32_t(100 + it));
+      cake::mm_fp8_lora(x, stream);
+      launch_pdl(chain_read, stream, static_cast<const __nv_bfloat16*>(l.out.ptr), history.ptr + size_t(it) * M * N,
+                 size_t(M) * N);
+    }
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    cudaStreamDestroy(stream);
+    const auto got = history.to_host();
+    for (int it = 0; it < iterations; ++it) {
+      Problem p = fixed;
+      const uint32_t seed = 100 + it;
+      for (size_t i = 0; i < p.a.size(); ++i) p.a[i] = __nv_fp8_e4m3(chain_value(seed, uint32_t(i), 4.0f));
+      for (size_t i = 0; i < p.d.size(); ++i) p.d[i] = __float2bfloat16(chain_value(seed + 1, uint32_t(i), 2.0f));
+      for (size_t i = 0; i < p.lora_b.size(); ++i)
+        p.lora_b[i] = __float2bfloat16(chain_value(seed + 2, uint32_t(i), 2.0f));
+      p.a_scale = 0.5f + chain_value(seed + 3, 0, 1.0f);
+      p.b_scale = 0.2f;
+      p.lora_scale = (seed % 3 == 0) ? 0.0f : 0.1f + chain_value(seed + 4, 0, 0.1f);
+      std::vector<__nv_bfloat16> slice(got.begin() + size_t(it) * M * N, got.begin() + size_t(it + 1) * M * N);
+      SCOPED_TRACE("M=" + std::to_string(M) + " iteration " + std::to_string(it));
+      expect_close(slice, p.reference());
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
 }
 
 TEST(Gpu, RejectsBeforeLaunching) {

@@ -1,0 +1,104 @@
+"""The Python layer on the CPU: signature, contract messages, plan, custom op, layers."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+import torch
+
+import cake
+
+
+def test_signature_is_the_seed():
+    sig = inspect.signature(cake.gemm.mm_fp8_lora)
+    assert list(sig.parameters) == ["a", "b", "a_scale", "b_scale", "d", "lora_b", "lora_scale", "bias", "out",
+                                    "out_dtype", "backend", "enable_pdl"]
+    kinds = {n: p.kind for n, p in sig.parameters.items()}
+    assert all(kinds[n] == inspect.Parameter.KEYWORD_ONLY for n in ["bias", "out", "out_dtype", "backend", "enable_pdl"])
+    defaults = {n: p.default for n, p in sig.parameters.items()}
+    assert defaults["d"] is None and defaults["lora_b"] is None and defaults["lora_scale"] is None
+    assert defaults["out_dtype"] is torch.bfloat16 and defaults["backend"] == "cake" and defaults["enable_pdl"] is None
+    assert cake.mm_fp8_lora is cake.gemm.mm_fp8_lora and cake.mm_fp8 is cake.gemm.mm_fp8
+    assert list(inspect.signature(cake.mm_fp8).parameters) == ["a", "b", "a_scale", "b_scale", "bias", "out",
+                                                               "out_dtype", "backend", "enable_pdl"]
+    for text in ["lora_scale", "bitwise identical", "multiple of 8", "ValueError", "CUDA-graph"]:
+        assert text in cake.mm_fp8_lora.__doc__
+
+
+def cpu_args(M=4, N=8, K=32, r=32):
+    f8 = torch.float8_e4m3fn
+    one = torch.ones(1)
+    return dict(a=torch.zeros(M, K, dtype=f8), b=torch.zeros(N, K, dtype=f8), a_scale=one, b_scale=one,
+                d=torch.zeros(M, r, dtype=torch.bfloat16), lora_b=torch.zeros(N, r, dtype=torch.bfloat16),
+                lora_scale=one)
+
+
+@pytest.mark.parametrize("change,message", [
+    (dict(a=torch.zeros(4, 32)), "mm_fp8_lora: a must be float8_e4m3fn (got float32)"),
+    (dict(a=torch.zeros(2, 4, 32, dtype=torch.float8_e4m3fn)), "a must be 2-D [M, K] (got 3-D [2, 4, 32])"),
+    (dict(lora_scale=0.5), "lora_scale must be a torch.Tensor (got float)"),
+    (dict(), "a must be on a CUDA device (got cpu)"),
+])
+def test_contract_messages(change, message):
+    # On the CPU the rules of `a` (checked first) are reachable; the others are
+    # covered by ctest (tests/cpp/test_contract.cpp) and the GPU suite.
+    kw = cpu_args()
+    kw.update(change)
+    with pytest.raises(ValueError) as e:
+        cake.mm_fp8_lora(**kw)
+    assert message in str(e.value)
+
+
+def test_options_are_checked():
+    kw = cpu_args()
+    with pytest.raises(ValueError, match='backend must be "cake" or "auto"'):
+        cake.mm_fp8_lora(**kw, backend="cublas")
+    with pytest.raises(ValueError, match="enable_pdl must be None or True"):
+        cake.mm_fp8_lora(**kw, enable_pdl=False)
+    with pytest.raises(ValueError, match="out_dtype must be torch.bfloat16"):
+        cake.mm_fp8_lora(**kw, out_dtype=torch.float16)
+
+
+def test_out_is_untouched_on_error():
+    kw = cpu_args()
+    out = torch.full((4, 8), 7.0, dtype=torch.bfloat16)
+    with pytest.raises(ValueError):
+        cake.mm_fp8_lora(**kw, out=out)
+    assert torch.all(out == 7.0)
+
+
+def test_plan_is_pure_and_queryable():
+    p = cake.plan(1, 4096, 4096, 128, arch="sm90", num_sms=132)
+    assert p["program"] == "fp8_hopper_swap_128x64" and p["swap_ab"] and p["split_k"] == 2
+    assert cake.plan(4096, 4096, 4096, 128, arch="sm90", num_sms=132)["program"] == "fp8_hopper_128x128"
+    assert cake.plan(1, 4096, 4096, 128, arch="sm100", num_sms=148)["program"] == "fp8_blackwell_static"
+    big = cake.plan(512 * 39, 256 * 37, 32768, 128, arch="sm103", num_sms=148)
+    assert big["program"] == "fp8_blackwell_tile_m" and big["tile_m"] == 512 and big["scheduler"] == "dynamic"
+    assert cake.plan(512 * 39, 256 * 37, 32768, 128, arch="sm100", num_sms=148)["program"] == "fp8_blackwell_l2_point"
+    with pytest.raises(ValueError, match="arch must be one of sm90, sm100, sm103"):
+        cake.plan(1, 8, 16, 0, arch="sm120", num_sms=10)
+
+
+def test_unsupported_architecture_error_is_a_runtime_error():
+    assert issubclass(cake.UnsupportedArchitectureError, RuntimeError)
+
+
+def test_custom_op_schema():
+    schema = str(torch.ops.cake.mm_fp8_lora.default._schema)
+    assert "Tensor(a8!) out" in schema and schema.endswith("-> ()")
+
+
+def test_layer_rejects_unsupported_rank():
+    lin = torch.nn.Linear(64, 32)
+    with pytest.raises(ValueError, match=r"rank must be one of \(32, 64, 128\) \(got r=16\)"):
+        cake.nn.Fp8LoRALinear.from_linear(lin, torch.randn(16, 64), torch.randn(32, 16), 0.5)
+    layer = cake.nn.Fp8LoRALinear.from_linear(lin, torch.randn(32, 64), torch.randn(32, 32), 0.5)
+    assert layer.weight.dtype == torch.float8_e4m3fn and layer.lora_scale.item() == 0.5
+
+
+def test_quantize_fp8_round_trip():
+    x = torch.randn(64, 64)
+    q, s = cake.nn.quantize_fp8(x)
+    assert q.dtype == torch.float8_e4m3fn and s.shape == (1,)
+    assert ((q.float() * s - x).norm() / x.norm()).item() < 0.05
