@@ -264,16 +264,22 @@ struct Set {
   Buf<__nv_bfloat16> d, lora_b, out;
 };
 
-// --split S (experiments): run cake with its plan's split-K forced to S.
+// Experiments: --program NAME runs that Hopper program, --split S forces its
+// split-K; otherwise cake chooses (cake::mm_fp8_lora).
 int g_force_split = 0;
+std::string g_force_program;
 
 void run_cake(const cake::MmFp8LoraArgs& x, cudaStream_t stream) {
-  if (!g_force_split) return cake::mm_fp8_lora(x, stream);
+  if (!g_force_split && g_force_program.empty()) return cake::mm_fp8_lora(x, stream);
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   cake::Plan p = cake::plan(x.M, x.N, x.K, x.r, cake::Arch::SM90, sms);
-  p.split_k = g_force_split;
-  p.grid = static_cast<int>(g_force_split > 1 ? p.tiles * g_force_split : std::min<int64_t>(p.tiles, sms));
+  for (cake::Program prog : {cake::Program::kHopper128x128, cake::Program::kHopperSwap128x64})
+    if (g_force_program == cake::program_name(prog)) p = cake::plan_sm90_program(prog, x.M, x.N, x.K, sms);
+  if (g_force_split) {
+    p.split_k = g_force_split;
+    p.grid = static_cast<int>(g_force_split > 1 ? p.tiles * g_force_split : std::min<int64_t>(p.tiles, sms));
+  }
   cake::sm90::launch(p, x, stream);
 }
 
@@ -411,6 +417,7 @@ int run_bench(int argc, char** argv) {
     }
     else if (arg == "--out") out_dir = next();
     else if (arg == "--split") g_force_split = std::stoi(next());
+    else if (arg == "--program") g_force_program = next();
     else if (arg == "--occupancy") {
       for (int split : {1, 2, 4, 8})
         std::printf("split %d: resident clusters 128x128 %d, swap 128x64 %d\n", split,

@@ -73,6 +73,11 @@ struct Plan {
 inline constexpr int kHopperSmsPerGpc = 16;
 int sm90_max_split_k();
 
+// The plan of one given Hopper program for a problem: what plan() does once it
+// has chosen the program (tiles, split-K, grid). Exposed for experiments that
+// compare programs on the same shape.
+Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms);
+
 // Raster block of the Blackwell L2-point program, in pair tiles.
 inline constexpr int kBlackwellRasterBlockM = 4;
 inline constexpr int kBlackwellRasterBlockN = 4;

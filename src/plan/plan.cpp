@@ -53,11 +53,8 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 
 // SM90: M <= 64 is decode-like and weight-bound: swap A and B so that the
 // weights fill wgmma's 64-row side and the few tokens its narrow N side.
-void plan_sm90(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms) {
-  if (M <= sm90::ShapeSwap128x64::kTileM)
-    hopper<sm90::ShapeSwap128x64>(p, Program::kHopperSwap128x64, M, N, K, num_sms);
-  else
-    hopper<sm90::Shape128x128>(p, Program::kHopper128x128, M, N, K, num_sms);
+Program choose_sm90(int64_t M) {
+  return M <= sm90::ShapeSwap128x64::kTileM ? Program::kHopperSwap128x64 : Program::kHopper128x128;
 }
 
 // SM100 / SM103, as the seed states it (docs/contract.md section 4):
@@ -108,6 +105,18 @@ void plan_blackwell(Plan& p, Arch arch, int64_t M, int64_t N, int64_t K, int num
 
 int sm90_max_split_k() { return sm90::kMaxSplitK; }
 
+Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms) {
+  Plan p{};
+  p.arch = Arch::SM90;
+  switch (program) {
+    case Program::kHopper128x128: hopper<sm90::Shape128x128>(p, program, M, N, K, num_sms); break;
+    case Program::kHopperSwap128x64: hopper<sm90::ShapeSwap128x64>(p, program, M, N, K, num_sms); break;
+    default: throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) +
+                                   " is not a Hopper program");
+  }
+  return p;
+}
+
 const char* arch_name(Arch arch) {
   switch (arch) {
     case Arch::SM90: return "sm90";
@@ -153,12 +162,10 @@ Plan plan(int64_t M, int64_t N, int64_t K, int64_t r, Arch arch, int num_sms) {
        << ", K=" << K << ", r=" << r << ", num_sms=" << num_sms << ")";
     throw InvalidArgument(os.str());
   }
+  if (arch == Arch::SM90) return plan_sm90_program(choose_sm90(M), M, N, K, num_sms);
   Plan p{};
   p.arch = arch;
-  if (arch == Arch::SM90)
-    plan_sm90(p, M, N, K, num_sms);
-  else
-    plan_blackwell(p, arch, M, N, K, num_sms);
+  plan_blackwell(p, arch, M, N, K, num_sms);
   return p;
 }
 

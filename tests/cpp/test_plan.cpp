@@ -75,6 +75,23 @@ TEST(PlanSm90, SplitKWhenFewTiles) {
   EXPECT_EQ(q.grid, 65);
 }
 
+TEST(PlanSm90, OneProgramPlannedOnAnyShape) {
+  // plan() is the choice of program plus plan_sm90_program for it.
+  for (int64_t M : {1, 64, 65, 4096}) {
+    const cake::Plan chosen = cake::plan(M, 4096, 4096, 64, Arch::SM90, 132);
+    const cake::Plan same = cake::plan_sm90_program(chosen.program, M, 4096, 4096, 132);
+    EXPECT_EQ(same.tiles, chosen.tiles);
+    EXPECT_EQ(same.grid, chosen.grid);
+    EXPECT_EQ(same.split_k, chosen.split_k);
+  }
+  // The swap program on M = 128: two 64-token tiles.
+  const cake::Plan swap = cake::plan_sm90_program(Program::kHopperSwap128x64, 128, 4096, 4096, 132);
+  EXPECT_EQ(swap.tiles_m, 2);
+  EXPECT_EQ(swap.tiles, 64);
+  EXPECT_EQ(swap.split_k, 2);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kBlackwellStatic, 1, 8, 16, 132), cake::InvalidArgument);
+}
+
 TEST(PlanSm90, RankDoesNotChangeTheProgram) {
   for (int64_t r : {0, 32, 64, 128})
     EXPECT_EQ(name(cake::plan(300, 4096, 4096, r, Arch::SM90, 132)), "fp8_hopper_128x128");
