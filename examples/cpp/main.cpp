@@ -21,7 +21,7 @@
 template <typename T>
 T* upload(const std::vector<T>& host) {
   T* p = nullptr;
-  cudaMalloc(&p, host.size() * sizeof(T));
+  cudaMalloc(reinterpret_cast<void**>(&p), host.size() * sizeof(T));
   cudaMemcpy(p, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
   return p;
 }
@@ -51,7 +51,7 @@ int main() {
   args.a_scale = s, args.b_scale = s + 1, args.lora_scale = s + 2;
   args.d = upload(d), args.lora_b = upload(lora_b), args.bias = upload(bias);
   __nv_bfloat16* out = nullptr;
-  CHECK(cudaMalloc(&out, M * N * sizeof(__nv_bfloat16)));
+  CHECK(cudaMalloc(reinterpret_cast<void**>(&out), M * N * sizeof(__nv_bfloat16)));
   args.out = out;
 
   std::printf("plan: %s\n", cake::program_name(cake::plan_for(args).program));

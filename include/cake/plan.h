@@ -66,12 +66,14 @@ struct Plan {
   int grid = 0;         // CTAs launched
 };
 
-// Hopper split-K clusters are placed assuming 16 SMs per GPC: a problem with few
-// tiles splits K over clusters of up to sm90_max_split_k() CTAs while
-// tiles * split fits in (num_sms / 16) * 16 CTAs, so that every cluster is
-// resident at once.
-inline constexpr int kHopperSmsPerGpc = 16;
-int sm90_max_split_k();
+// Hopper program choice: the swap program (weights on wgmma's M side) for
+// M <= kHopperSwapMaxM, and for M <= kHopperSwapWideMaxM when N <= kHopperSwapWideMaxN.
+inline constexpr int64_t kHopperSwapMaxM = 64;
+inline constexpr int64_t kHopperSwapWideMaxM = 192;
+inline constexpr int64_t kHopperSwapWideMaxN = 4096;
+// Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
+// CTAs, the largest whose clusters (one per tile) are all resident at once and
+// that leaves every CTA at least one 128-deep K block.
 
 // The plan of one given Hopper program for a problem: what plan() does once it
 // has chosen the program (tiles, split-K, grid). Exposed for experiments that

@@ -26,6 +26,15 @@ void set_grid(Plan& p, int64_t tile_m, int64_t tile_n, int64_t M, int64_t N, int
   p.grid = static_cast<int>(std::min(p.tiles, workers) * ctas_per_worker);
 }
 
+// Clusters of `split` CTAs (one CTA per SM) that are resident at once. For the
+// 132-SM H100 / H200 these are cudaOccupancyMaxActiveClusters of both Hopper
+// programs, measured on the H200 (2026-11-30): GPC sizes keep clusters of 4 and
+// 8 below num_sms / 4 and / 8. Other SM counts: clusters of 2 only.
+int64_t resident_clusters(int split, int num_sms) {
+  if (num_sms == 132) return split == 2 ? 66 : split == 4 ? 30 : split == 8 ? 15 : 0;
+  return split == 2 ? num_sms / 2 : 0;
+}
+
 template <typename Shape>
 void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_sms) {
   p.program = program;
@@ -37,13 +46,15 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
   set_grid(p, Shape::kTileM, Shape::kTileN, M, N, num_sms, 1);
 
   // Few tiles (decode-like M, or few N tiles): split K over a cluster so that
-  // most SMs stream operands; one cluster per tile, all resident at once.
+  // most SMs stream operands; one cluster per tile, all resident at once. The
+  // largest cluster that fits wins (measured faster on the H200: 16 tiles, split
+  // 4: 13.3 us against split 2: 15.4 us).
   const int64_t k_blocks = ceil_div(K, sm90::kStageK);
-  const int64_t capacity = num_sms >= kHopperSmsPerGpc ? num_sms / kHopperSmsPerGpc * kHopperSmsPerGpc : num_sms;
-  for (int split = sm90::kMaxSplitK; split >= 2; split /= 2) {
-    if (p.tiles * split <= capacity && split <= k_blocks) {
+  for (int split = 8; split >= 2; split /= 2) {
+    const int64_t resident = resident_clusters(split, num_sms);
+    if (split <= k_blocks && p.tiles <= resident) {
       p.split_k = split;
-      p.workers = capacity / split;
+      p.workers = resident;
       p.waves = 1;
       p.grid = static_cast<int>(p.tiles * split);
       break;
@@ -52,9 +63,13 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 }
 
 // SM90: M <= 64 is decode-like and weight-bound: swap A and B so that the
-// weights fill wgmma's 64-row side and the few tokens its narrow N side.
-Program choose_sm90(int64_t M) {
-  return M <= sm90::ShapeSwap128x64::kTileM ? Program::kHopperSwap128x64 : Program::kHopper128x128;
+// weights fill wgmma's 64-row side and the few tokens its narrow N side. Up to
+// M = 192 with at most 32 weight tiles (N <= 4096) the swap program's 64-token
+// tiles also win: more CTAs, less padding (H200, 2026-11-30: M = 128, N = 4096,
+// K = 4096: 12.2 us against 15.8; at N >= 8192 the 128 x 128 program wins).
+Program choose_sm90(int64_t M, int64_t N) {
+  const bool swap = M <= kHopperSwapMaxM || (M <= kHopperSwapWideMaxM && N <= kHopperSwapWideMaxN);
+  return swap ? Program::kHopperSwap128x64 : Program::kHopper128x128;
 }
 
 // SM100 / SM103, as the seed states it (docs/contract.md section 4):
@@ -102,8 +117,6 @@ void plan_blackwell(Plan& p, Arch arch, int64_t M, int64_t N, int64_t K, int num
 }
 
 }  // namespace
-
-int sm90_max_split_k() { return sm90::kMaxSplitK; }
 
 Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms) {
   Plan p{};
@@ -162,7 +175,7 @@ Plan plan(int64_t M, int64_t N, int64_t K, int64_t r, Arch arch, int num_sms) {
        << ", K=" << K << ", r=" << r << ", num_sms=" << num_sms << ")";
     throw InvalidArgument(os.str());
   }
-  if (arch == Arch::SM90) return plan_sm90_program(choose_sm90(M), M, N, K, num_sms);
+  if (arch == Arch::SM90) return plan_sm90_program(choose_sm90(M, N), M, N, K, num_sms);
   Plan p{};
   p.arch = arch;
   plan_blackwell(p, arch, M, N, K, num_sms);

@@ -49,10 +49,6 @@ struct ProgramShape {
 using Shape128x128 = ProgramShape<128, 128, false>;
 using ShapeSwap128x64 = ProgramShape<128, 64, true>;
 
-// Largest split-K cluster the plan uses. On the H200 (132 SMs) 66 clusters of 2
-// are resident at once but only 30 of 4 and 15 of 8 (GPC sizes), and clusters
-// of 4 / 8 measured slower than 2.
-inline constexpr int kMaxSplitK = 2;
 
 // Tiles walk this many tiles along M before moving along N (grouped raster):
 // CTAs resident together share both operands in L2.

@@ -21,10 +21,10 @@ TEST(PlanSm90, SmallMSwapsAB) {
     EXPECT_EQ(p.tile_m, 64);
     EXPECT_EQ(p.tile_n, 128);
     EXPECT_EQ(p.tiles, 32);
-    EXPECT_EQ(p.split_k, 2);
+    EXPECT_EQ(p.split_k, 2);  // 32 clusters of 4 would not all be resident (30)
     EXPECT_EQ(p.grid, 64);
   }
-  for (int64_t M : {65, 128, 8192}) {
+  for (int64_t M : {193, 256, 8192}) {
     const cake::Plan p = cake::plan(M, 4096, 4096, 128, Arch::SM90, 132);
     EXPECT_EQ(p.program, Program::kHopper128x128) << M;
     EXPECT_FALSE(p.swap_ab);
@@ -41,38 +41,57 @@ TEST(PlanSm90, PersistentGridIsMinOfTilesAndSms) {
   EXPECT_EQ(p.waves, (4096 + 131) / 132);
   EXPECT_STREQ(p.scheduler, "static_persistent");
   EXPECT_STREQ(p.raster, "grouped");
-  p = cake::plan(65, 8, 16, 32, Arch::SM90, 132);
-  EXPECT_EQ(p.tiles, 1);
-  EXPECT_EQ(p.grid, 1);
+  p = cake::plan(300, 8, 16, 32, Arch::SM90, 132);  // K = 16: one K block, no split
+  EXPECT_EQ(p.tiles, 3);
+  EXPECT_EQ(p.grid, 3);
   p = cake::plan(4096, 4104, 16, 32, Arch::SM90, 114);  // an H100 PCIe
   EXPECT_EQ(p.tiles, 32 * 33);
   EXPECT_EQ(p.grid, 114);
 }
 
 TEST(PlanSm90, SplitKWhenFewTiles) {
-  // 132 SMs: split-K clusters (of kMaxSplitK = 2) while tiles * 2 fits in 128 CTAs.
+  // 132 SMs: 66 clusters of 2, 30 of 4 and 15 of 8 are resident at once.
   auto split = [](int64_t M, int64_t N, int64_t K, int sms = 132) {
     return cake::plan(M, N, K, 128, Arch::SM90, sms).split_k;
   };
-  EXPECT_EQ(cake::sm90_max_split_k(), 2);
+  EXPECT_EQ(split(1, 1024, 4096), 8);    // 8 tiles
+  EXPECT_EQ(split(1, 15 * 128, 4096), 8);
+  EXPECT_EQ(split(1, 16 * 128, 4096), 4);
+  EXPECT_EQ(split(1, 30 * 128, 4096), 4);
+  EXPECT_EQ(split(1, 31 * 128, 4096), 2);
   EXPECT_EQ(split(1, 4096, 4096), 2);    // 32 tiles
-  EXPECT_EQ(split(1, 8192, 4096), 2);    // 64 x 2 = 128
-  EXPECT_EQ(split(1, 8320, 4096), 1);    // 65 x 2 = 130 > 128
-  EXPECT_EQ(split(128, 4096, 4096), 2);  // the 128 x 128 program splits too
+  EXPECT_EQ(split(1, 66 * 128, 4096), 2);
+  EXPECT_EQ(split(1, 67 * 128, 4096), 1);
+  EXPECT_EQ(split(300, 4096, 4096), 1);  // 128 x 128 tiles: 3 x 32 = 96 > 66
+  EXPECT_EQ(split(200, 2048, 4096), 2);  // 2 x 16 = 32 tiles
   EXPECT_EQ(split(512, 4096, 4096), 1);  // 128 tiles
   // Never more ranks than 128-deep K blocks.
   EXPECT_EQ(split(1, 1024, 128), 1);
-  EXPECT_EQ(split(1, 1024, 144), 2);
-  // Other SM counts: 114 -> 112 CTAs, 16 -> 16.
-  EXPECT_EQ(split(1, 7168, 4096, 114), 2);  // 56 x 2 = 112
-  EXPECT_EQ(split(1, 7296, 4096, 114), 1);  // 57 x 2 = 114 > 112
+  EXPECT_EQ(split(1, 1024, 256), 2);
+  EXPECT_EQ(split(1, 1024, 512), 4);
+  EXPECT_EQ(split(1, 1024, 896), 4);
+  EXPECT_EQ(split(1, 1024, 1024), 8);
+  // Other SM counts: clusters of 2, half the SMs.
+  EXPECT_EQ(split(1, 57 * 128, 4096, 114), 2);
+  EXPECT_EQ(split(1, 58 * 128, 4096, 114), 1);
   EXPECT_EQ(split(1, 1024, 4096, 16), 2);
   EXPECT_EQ(split(1, 1152, 4096, 16), 1);
   const cake::Plan p = cake::plan(1, 4096, 4096, 128, Arch::SM90, 132);
   EXPECT_EQ(p.grid, 64);
   EXPECT_EQ(p.waves, 1);
-  const cake::Plan q = cake::plan(1, 8320, 4096, 128, Arch::SM90, 132);
-  EXPECT_EQ(q.grid, 65);
+  const cake::Plan q = cake::plan(1, 67 * 128, 4096, 128, Arch::SM90, 132);
+  EXPECT_EQ(q.grid, 67);
+}
+
+TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
+  auto program = [](int64_t M, int64_t N) { return cake::plan(M, N, 4096, 64, Arch::SM90, 132).program; };
+  EXPECT_EQ(program(64, 28672), Program::kHopperSwap128x64);
+  EXPECT_EQ(program(65, 28672), Program::kHopper128x128);
+  EXPECT_EQ(program(65, 4096), Program::kHopperSwap128x64);
+  EXPECT_EQ(program(192, 4096), Program::kHopperSwap128x64);
+  EXPECT_EQ(program(193, 4096), Program::kHopper128x128);
+  EXPECT_EQ(program(128, 4104), Program::kHopper128x128);
+  EXPECT_EQ(program(128, 8), Program::kHopperSwap128x64);
 }
 
 TEST(PlanSm90, OneProgramPlannedOnAnyShape) {
