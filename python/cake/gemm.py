@@ -14,15 +14,28 @@ from ._ffi import lib as _lib
 
 __all__ = ["mm_fp8_lora", "mm_fp8", "plan"]
 
-def _prepare(op, out_dtype, tensors, a, b, out):
+
+def _run(op, a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, out_dtype, backend, enable_pdl):
+    """Both entry points. The rules are cake's C++ contract; here only what needs
+    torch: out_dtype, that tensors are tensors, and allocating out."""
+    if lora_scale is None:  # the adapter is off: d and lora_b are not looked at
+        d = lora_b = None
+    if torch.compiler.is_compiling():
+        # Traced by torch.compile: the same call as a registered custom op.
+        from . import ops
+
+        return ops.mm_fp8_lora(a, b, a_scale, b_scale, d, lora_b, lora_scale, bias=bias, out=out,
+                               out_dtype=out_dtype, backend=backend, enable_pdl=enable_pdl)
     if out_dtype != torch.bfloat16:
         raise ValueError(f"{op}: out_dtype must be torch.bfloat16 (got {out_dtype})")
-    for name, value in tensors.items():
+    for name, value in (("a", a), ("b", b), ("a_scale", a_scale), ("b_scale", b_scale), ("d", d),
+                        ("lora_b", lora_b), ("lora_scale", lora_scale), ("bias", bias), ("out", out)):
         if value is not None and not isinstance(value, torch.Tensor):
             raise ValueError(f"{op}: {name} must be a torch.Tensor (got {type(value).__name__})")
     if out is None and a is not None and b is not None:
         shape = (a.shape[0], b.shape[0]) if a.dim() == 2 and b.dim() == 2 else (0, 0)
         out = torch.empty(shape, dtype=torch.bfloat16, device=a.device)
+    _lib.gemm(op, a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend, enable_pdl)
     return out
 
 
@@ -88,23 +101,8 @@ def mm_fp8_lora(
     Returns:
         ``out`` (bf16 [M, N]).
     """
-    if lora_scale is None:  # the adapter is off: d and lora_b are not looked at
-        d = lora_b = None
-    if torch.compiler.is_compiling():
-        # Traced by torch.compile: the same call as a registered custom op.
-        from . import ops
-
-        return ops.mm_fp8_lora(a, b, a_scale, b_scale, d, lora_b, lora_scale, bias=bias, out=out,
-                               out_dtype=out_dtype, backend=backend, enable_pdl=enable_pdl)
-    out = _prepare(
-        "mm_fp8_lora",
-        out_dtype,
-        dict(a=a, b=b, a_scale=a_scale, b_scale=b_scale, d=d, lora_b=lora_b,
-             lora_scale=lora_scale, bias=bias, out=out),
-        a, b, out,
-    )
-    _lib.mm_fp8_lora(a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend, enable_pdl)
-    return out
+    return _run("mm_fp8_lora", a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, out_dtype, backend,
+                enable_pdl)
 
 
 def mm_fp8(
@@ -124,19 +122,7 @@ def mm_fp8(
     The programs of :func:`mm_fp8_lora` with the adapter off; the same
     arguments, rules and errors.
     """
-    if torch.compiler.is_compiling():
-        from . import ops
-
-        return ops.mm_fp8_lora(a, b, a_scale, b_scale, None, None, None, bias=bias, out=out,
-                               out_dtype=out_dtype, backend=backend, enable_pdl=enable_pdl)
-    out = _prepare(
-        "mm_fp8",
-        out_dtype,
-        dict(a=a, b=b, a_scale=a_scale, b_scale=b_scale, bias=bias, out=out),
-        a, b, out,
-    )
-    _lib.mm_fp8(a, b, a_scale, b_scale, bias, out, backend, enable_pdl)
-    return out
+    return _run("mm_fp8", a, b, a_scale, b_scale, None, None, None, bias, out, out_dtype, backend, enable_pdl)
 
 
 def device_info(device: Optional[int] = None) -> dict:

@@ -30,10 +30,7 @@ def _mm_fp8_lora_out(
     out: torch.Tensor,
     backend: str = "cake",
 ) -> None:
-    if lora_scale is None:
-        _lib.mm_fp8(a, b, a_scale, b_scale, bias, out, backend, None)
-    else:
-        _lib.mm_fp8_lora(a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend, None)
+    _lib.gemm("mm_fp8_lora", a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend, None)
 
 
 @_mm_fp8_lora_out.register_fake

@@ -83,48 +83,36 @@ std::optional<cake::TensorDesc> describe(const Optional<TensorView>& view) {
   return describe(view.value());
 }
 
-void run(const char* op, cake::MmTensors tensors, const String& backend, Optional<bool> enable_pdl) {
+// Both Python entry points: `op` ("mm_fp8_lora" or "mm_fp8") names the call in
+// error messages; lora_scale=None turns the adapter off (d and lora_b are then
+// not looked at).
+void gemm(String op, TensorView a, TensorView b, TensorView a_scale, TensorView b_scale, Optional<TensorView> d,
+          Optional<TensorView> lora_b, Optional<TensorView> lora_scale, Optional<TensorView> bias, TensorView out,
+          String backend, Optional<bool> enable_pdl) {
+  const std::string name(op);
   translate_errors([&] {
-    cake::check_options(op, std::string(backend),
+    cake::check_options(name.c_str(), std::string(backend),
                         enable_pdl.has_value() ? std::optional<bool>(*enable_pdl) : std::nullopt);
-    const cake::CheckedTensors c = cake::check_tensors(op, tensors);
+    cake::MmTensors t;
+    t.a = describe(a);
+    t.b = describe(b);
+    t.a_scale = describe(a_scale);
+    t.b_scale = describe(b_scale);
+    t.lora_scale = describe(lora_scale);
+    if (t.lora_scale) {
+      t.d = describe(d);
+      t.lora_b = describe(lora_b);
+    }
+    t.bias = describe(bias);
+    t.out = describe(out);
+    const cake::CheckedTensors c = cake::check_tensors(name.c_str(), t);
     cake::DeviceGuard guard(c.device);
     auto stream = static_cast<cudaStream_t>(TVMFFIEnvGetStream(kDLCUDA, c.device));
-    if (tensors.lora_scale)
+    if (t.lora_scale)
       cake::mm_fp8_lora(c.args, stream);
     else
       cake::mm_fp8(c.args, stream);
   });
-}
-
-void mm_fp8_lora(TensorView a, TensorView b, TensorView a_scale, TensorView b_scale,
-                 Optional<TensorView> d, Optional<TensorView> lora_b, Optional<TensorView> lora_scale,
-                 Optional<TensorView> bias, TensorView out, String backend, Optional<bool> enable_pdl) {
-  cake::MmTensors t;
-  t.a = describe(a);
-  t.b = describe(b);
-  t.a_scale = describe(a_scale);
-  t.b_scale = describe(b_scale);
-  t.lora_scale = describe(lora_scale);
-  if (t.lora_scale) {  // lora_scale=None: d and lora_b are not looked at
-    t.d = describe(d);
-    t.lora_b = describe(lora_b);
-  }
-  t.bias = describe(bias);
-  t.out = describe(out);
-  run("mm_fp8_lora", t, backend, enable_pdl);
-}
-
-void mm_fp8(TensorView a, TensorView b, TensorView a_scale, TensorView b_scale, Optional<TensorView> bias,
-            TensorView out, String backend, Optional<bool> enable_pdl) {
-  cake::MmTensors t;
-  t.a = describe(a);
-  t.b = describe(b);
-  t.a_scale = describe(a_scale);
-  t.b_scale = describe(b_scale);
-  t.bias = describe(bias);
-  t.out = describe(out);
-  run("mm_fp8", t, backend, enable_pdl);
 }
 
 Map<String, Any> plan_to_map(const cake::Plan& p) {
@@ -177,7 +165,6 @@ Map<String, Any> device_info(int64_t device) {
 
 }  // namespace
 
-TVM_FFI_DLL_EXPORT_TYPED_FUNC(mm_fp8_lora, mm_fp8_lora);
-TVM_FFI_DLL_EXPORT_TYPED_FUNC(mm_fp8, mm_fp8);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(gemm, gemm);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(plan, plan);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(device_info, device_info);
