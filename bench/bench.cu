@@ -311,77 +311,6 @@ const char* regime(int64_t M) { return M <= 64 ? "M<=64" : (M <= 512 ? "128<=M<=
 }  // namespace
 
 
-// Diagnoses cuBLASLt FP8 support on this machine: tries the GEMM in several
-// configurations and prints which run.
-void probe_cublaslt(cudaStream_t stream) {
-  std::printf("cuBLASLt version %zu (headers %d)\n", cublasLtGetVersion(), CUBLAS_VERSION);
-  Lt lt;
-  const int64_t S = 4096;
-  Buf<__nv_fp8_e4m3> a(S * S), b(S * S);
-  Buf<__nv_bfloat16> c(S * S), c2(S * S), ab(S * S);
-  Buf<float> sc(128), c32(S * S);
-  const float one[128] = {1.0f, 1.0f};
-  CK(cudaMemcpy(sc.p, one, sizeof one, cudaMemcpyHostToDevice));
-  fill_fp8<<<1024, 256, 0, stream>>>(a.p, a.n, 1, 4.0f);
-  fill_fp8<<<1024, 256, 0, stream>>>(b.p, b.n, 2, 4.0f);
-  CK(cudaStreamSynchronize(stream));
-  struct Variant { const char* name; cudaDataType in, out; bool fast, scales, separate_c, null_c; };
-  const Variant variants[] = {
-      {"fp8 fast bf16 scales C=D", CUDA_R_8F_E4M3, CUDA_R_16BF, true, true, false, false},
-      {"fp8 fast bf16 no-scales", CUDA_R_8F_E4M3, CUDA_R_16BF, true, false, false, false},
-      {"fp8 nofast bf16 scales", CUDA_R_8F_E4M3, CUDA_R_16BF, false, true, false, false},
-      {"fp8 fast bf16 scales C!=D", CUDA_R_8F_E4M3, CUDA_R_16BF, true, true, true, false},
-      {"fp8 fast bf16 scales C=null", CUDA_R_8F_E4M3, CUDA_R_16BF, true, true, false, true},
-      {"fp8 fast fp32 scales", CUDA_R_8F_E4M3, CUDA_R_32F, true, true, false, false},
-      {"bf16 bf16", CUDA_R_16BF, CUDA_R_16BF, false, false, false, false},
-  };
-  for (const Variant& v : variants) {
-    cublasLtMatmulDesc_t op;
-    LT(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-    const cublasOperation_t t = CUBLAS_OP_T, n = CUBLAS_OP_N;
-    cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &t, sizeof t);
-    cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &n, sizeof n);
-    if (v.in == CUDA_R_8F_E4M3) {
-      const int8_t fast = v.fast;
-      cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast);
-      if (v.scales) {
-        const float* p0 = sc.p;
-        const float* p1 = sc.p + 64;
-        cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &p0, sizeof p0);
-        cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &p1, sizeof p1);
-      }
-    }
-    cublasLtMatrixLayout_t la, lb, lc;
-    cublasLtMatrixLayoutCreate(&la, v.in, S, S, S);
-    cublasLtMatrixLayoutCreate(&lb, v.in, S, S, S);
-    cublasLtMatrixLayoutCreate(&lc, v.out, S, S, S);
-    cublasLtMatmulPreference_t pref;
-    cublasLtMatmulPreferenceCreate(&pref);
-    cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &lt.workspace_bytes,
-                                         sizeof lt.workspace_bytes);
-    cublasLtMatmulHeuristicResult_t res[8];
-    int found = 0;
-    const cublasStatus_t hs = cublasLtMatmulAlgoGetHeuristic(lt.handle, op, la, lb, lc, lc, pref, 8, res, &found);
-    std::printf("%-32s heuristic status %d, %d candidates (states:", v.name, int(hs), found);
-    for (int i = 0; i < found; ++i) std::printf(" %d/%zuB", int(res[i].state), res[i].workspaceSize);
-    std::printf(")");
-    const void* in_a = v.in == CUDA_R_8F_E4M3 ? static_cast<const void*>(a.p) : ab.p;
-    void* d = v.out == CUDA_R_32F ? static_cast<void*>(c32.p) : c.p;
-    const void* cptr = v.null_c ? nullptr : (v.separate_c ? static_cast<const void*>(c2.p) : d);
-    const float alpha = 1.0f, beta = 0.0f;
-    for (int i = 0; i < found; ++i) {
-      const cublasStatus_t st = cublasLtMatmul(lt.handle, op, &alpha, in_a, la, in_a, lb, &beta, cptr, lc, d, lc,
-                                               &res[i].algo, lt.workspace, lt.workspace_bytes, stream);
-      const cudaError_t ce = cudaStreamSynchronize(stream);
-      std::printf(" run[%d]=%d/%s", i, int(st), cudaGetErrorName(ce));
-    }
-    std::printf("\n");
-    cublasLtMatmulPreferenceDestroy(pref);
-    cublasLtMatrixLayoutDestroy(la), cublasLtMatrixLayoutDestroy(lb), cublasLtMatrixLayoutDestroy(lc);
-    cublasLtMatmulDescDestroy(op);
-  }
-}
-
 int run_bench(int argc, char** argv) {
   std::vector<int64_t> Ms = {1, 16, 64, 128, 512, 2048, 8192};
   std::vector<std::pair<int64_t, int64_t>> NKs = {{4096, 4096}, {6144, 4096}, {28672, 4096}, {4096, 14336}, {8192, 8192}};
@@ -409,12 +338,7 @@ int run_bench(int argc, char** argv) {
       NKs = {{4096, 4096}, {28672, 4096}, {4096, 14336}};
       Rs = {128};
     } else if (arg == "--reps") reps = std::stoi(next());
-    else if (arg == "--probe-cublaslt") {
-      cudaStream_t s;
-      CK(cudaStreamCreate(&s));
-      probe_cublaslt(s);
-      return 0;
-    }
+
     else if (arg == "--out") out_dir = next();
     else if (arg == "--split") g_force_split = std::stoi(next());
     else if (arg == "--program") g_force_program = next();
@@ -427,7 +351,8 @@ int run_bench(int argc, char** argv) {
     }
     else {
       std::printf("usage: cake_bench [--quick] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K] [--r 32,64,128]\n"
-                  "                  [--reps 15] [--out results]\n");
+                  "                  [--reps 15] [--out results]\n"
+                  "experiments: [--program fp8_hopper_128x128|fp8_hopper_swap_128x64] [--split S] [--occupancy]\n");
       return arg == "--help" ? 0 : 2;
     }
   }
