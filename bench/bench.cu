@@ -274,7 +274,8 @@ void run_cake(const cake::MmFp8LoraArgs& x, cudaStream_t stream) {
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   cake::Plan p = cake::plan(x.M, x.N, x.K, x.r, cake::Arch::SM90, sms);
-  for (cake::Program prog : {cake::Program::kHopper128x128, cake::Program::kHopperSwap128x64})
+  for (cake::Program prog :
+       {cake::Program::kHopper128x128, cake::Program::kHopper192x128, cake::Program::kHopperSwap128x64})
     if (g_force_program == cake::program_name(prog)) p = cake::plan_sm90_program(prog, x.M, x.N, x.K, sms);
   if (g_force_split) {
     p.split_k = g_force_split;

@@ -23,6 +23,8 @@ std::optional<Arch> arch_from_compute_capability(int major, int minor);
 enum class Program {
   // Hopper: warp-specialised persistent FP8 + LoRA program, 128 x 128 output tiles.
   kHopper128x128,
+  // Hopper: the same program with three consumer warpgroups, 192 x 128 tiles.
+  kHopper192x128,
   // Hopper, small M: A and B swapped so the weights sit on wgmma's 64-row side;
   // output tiles of 128 (N) x 64 (M).
   kHopperSwap128x64,
@@ -71,6 +73,8 @@ struct Plan {
 inline constexpr int64_t kHopperSwapMaxM = 64;
 inline constexpr int64_t kHopperSwapWideMaxM = 192;
 inline constexpr int64_t kHopperSwapWideMaxN = 4096;
+// From this M on, the 192 x 128 program (three consumer warpgroups).
+inline constexpr int64_t kHopperWideTileMinM = 4096;
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs, the largest whose clusters (one per tile) are all resident at once and
 // that leaves every CTA at least one 128-deep K block.

@@ -67,9 +67,13 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // M = 192 with at most 32 weight tiles (N <= 4096) the swap program's 64-token
 // tiles also win: more CTAs, less padding (H200, 2026-11-30: M = 128, N = 4096,
 // K = 4096: 12.2 us against 15.8; at N >= 8192 the 128 x 128 program wins).
+// From M = 4096 the three-consumer 192 x 128 program keeps the tensor cores
+// busier (H200, 2026-11-30, M = 8192: 9-16% faster than 128 x 128 on every
+// (N, K) of the grid; at M = 2048 mixed, at M = 512 slower).
 Program choose_sm90(int64_t M, int64_t N) {
-  const bool swap = M <= kHopperSwapMaxM || (M <= kHopperSwapWideMaxM && N <= kHopperSwapWideMaxN);
-  return swap ? Program::kHopperSwap128x64 : Program::kHopper128x128;
+  if (M <= kHopperSwapMaxM || (M <= kHopperSwapWideMaxM && N <= kHopperSwapWideMaxN))
+    return Program::kHopperSwap128x64;
+  return M >= kHopperWideTileMinM ? Program::kHopper192x128 : Program::kHopper128x128;
 }
 
 // SM100 / SM103, as the seed states it (docs/contract.md section 4):
@@ -123,6 +127,7 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
   p.arch = Arch::SM90;
   switch (program) {
     case Program::kHopper128x128: hopper<sm90::Shape128x128>(p, program, M, N, K, num_sms); break;
+    case Program::kHopper192x128: hopper<sm90::Shape192x128>(p, program, M, N, K, num_sms); break;
     case Program::kHopperSwap128x64: hopper<sm90::ShapeSwap128x64>(p, program, M, N, K, num_sms); break;
     default: throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) +
                                    " is not a Hopper program");
@@ -160,6 +165,7 @@ std::optional<Arch> arch_from_compute_capability(int major, int minor) {
 const char* program_name(Program program) {
   switch (program) {
     case Program::kHopper128x128: return "fp8_hopper_128x128";
+    case Program::kHopper192x128: return "fp8_hopper_192x128";
     case Program::kHopperSwap128x64: return "fp8_hopper_swap_128x64";
     case Program::kBlackwellStatic: return "fp8_blackwell_static";
     case Program::kBlackwellL2Point: return "fp8_blackwell_l2_point";

@@ -47,6 +47,9 @@ struct ProgramShape {
 };
 
 using Shape128x128 = ProgramShape<128, 128, false>;
+// Three consumer warpgroups: while two promote, the third's instructions keep
+// the tensor cores busy.
+using Shape192x128 = ProgramShape<192, 128, false>;
 using ShapeSwap128x64 = ProgramShape<128, 64, true>;
 
 

@@ -65,6 +65,7 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
 void launch(const Plan& plan, const MmFp8LoraArgs& args, cudaStream_t stream) {
   switch (plan.program) {
     case Program::kHopper128x128: return launch_shape<Shape128x128>(plan, args, stream);
+    case Program::kHopper192x128: return launch_shape<Shape192x128>(plan, args, stream);
     case Program::kHopperSwap128x64: return launch_shape<ShapeSwap128x64>(plan, args, stream);
     default: throw UnsupportedArchitecture(std::string("cake: ") + program_name(plan.program) +
                                            " is not a Hopper program");

@@ -47,8 +47,13 @@ namespace cake::sm90 {
 
 inline constexpr int kProducerRegs = 40;
 // Named barriers: 1 + warpgroup for one consumer warpgroup, this one for all.
-inline constexpr int kBarrierAllConsumers = 3;
-inline constexpr int kConsumerRegs = 232;
+inline constexpr int kBarrierAllConsumers = 8;
+// Registers per consumer thread after the producer gives its share back: the
+// 64K-register file split over the consumer warpgroups (multiple of 8, <= 232).
+constexpr uint32_t consumer_regs(int consumer_warpgroups) {
+  const int regs = (65536 - 128 * kProducerRegs) / (128 * consumer_warpgroups) / 8 * 8;
+  return regs > 232 ? 232 : regs;
+}
 
 template <typename Shape>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
@@ -144,6 +149,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     }
   } else {
     // ---------------------------------------------------------------- consumers
+    constexpr uint32_t kConsumerRegs = consumer_regs(Shape::kConsumerWarpgroups);
     cutlass::arch::warpgroup_reg_alloc<kConsumerRegs>();
     const int cw = warpgroup - 1;  // this warpgroup's 64 rows of P
     const int ct = threadIdx.x - 128;  // 0 .. kConsumerThreads-1

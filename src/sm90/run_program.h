@@ -40,8 +40,11 @@ template <typename Shape>
 int max_active_clusters(int split);
 
 extern template int max_active_clusters<Shape128x128>(int);
+extern template int max_active_clusters<Shape192x128>(int);
 extern template int max_active_clusters<ShapeSwap128x64>(int);
 extern template void run_program<Shape128x128>(const TensorMaps&, const ProgramParams&, int, int,
+                                               cudaStream_t);
+extern template void run_program<Shape192x128>(const TensorMaps&, const ProgramParams&, int, int,
                                                cudaStream_t);
 extern template void run_program<ShapeSwap128x64>(const TensorMaps&, const ProgramParams&, int, int,
                                                   cudaStream_t);

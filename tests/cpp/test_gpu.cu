@@ -178,7 +178,8 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            Shape{65, 136, 272, 128, true},
                                            Shape{129, 264, 1040, 32, false},
                                            Shape{300, 136, 400, 64, true},
-                                           Shape{2, 4104, 128, 0, true}),
+                                           Shape{2, 4104, 128, 0, true},
+                                           Shape{4100, 136, 272, 32, true}),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            const Shape& s = i.param;
                            return "M" + std::to_string(s.M) + "_N" + std::to_string(s.N) + "_K" +

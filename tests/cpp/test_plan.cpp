@@ -24,28 +24,35 @@ TEST(PlanSm90, SmallMSwapsAB) {
     EXPECT_EQ(p.split_k, 2);  // 32 clusters of 4 would not all be resident (30)
     EXPECT_EQ(p.grid, 64);
   }
-  for (int64_t M : {193, 256, 8192}) {
+  for (int64_t M : {193, 256, 4095}) {
     const cake::Plan p = cake::plan(M, 4096, 4096, 128, Arch::SM90, 132);
     EXPECT_EQ(p.program, Program::kHopper128x128) << M;
     EXPECT_FALSE(p.swap_ab);
     EXPECT_EQ(p.tile_m, 128);
     EXPECT_EQ(p.tile_n, 128);
   }
+  for (int64_t M : {4096, 8192}) {
+    const cake::Plan p = cake::plan(M, 4096, 4096, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopper192x128) << M;
+    EXPECT_EQ(p.tile_m, 192);
+    EXPECT_EQ(p.tile_n, 128);
+    EXPECT_EQ(p.tiles_m, (M + 191) / 192);
+  }
 }
 
 TEST(PlanSm90, PersistentGridIsMinOfTilesAndSms) {
-  cake::Plan p = cake::plan(8192, 8192, 8192, 64, Arch::SM90, 132);
-  EXPECT_EQ(p.tiles, 64 * 64);
+  cake::Plan p = cake::plan(2048, 8192, 8192, 64, Arch::SM90, 132);
+  EXPECT_EQ(p.tiles, 16 * 64);
   EXPECT_EQ(p.grid, 132);
   EXPECT_EQ(p.workers, 132);
-  EXPECT_EQ(p.waves, (4096 + 131) / 132);
+  EXPECT_EQ(p.waves, (1024 + 131) / 132);
   EXPECT_STREQ(p.scheduler, "static_persistent");
   EXPECT_STREQ(p.raster, "grouped");
   p = cake::plan(300, 8, 16, 32, Arch::SM90, 132);  // K = 16: one K block, no split
   EXPECT_EQ(p.tiles, 3);
   EXPECT_EQ(p.grid, 3);
   p = cake::plan(4096, 4104, 16, 32, Arch::SM90, 114);  // an H100 PCIe
-  EXPECT_EQ(p.tiles, 32 * 33);
+  EXPECT_EQ(p.tiles, 22 * 33);
   EXPECT_EQ(p.grid, 114);
 }
 

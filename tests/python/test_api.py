@@ -71,7 +71,8 @@ def test_out_is_untouched_on_error():
 def test_plan_is_pure_and_queryable():
     p = cake.plan(1, 4096, 4096, 128, arch="sm90", num_sms=132)
     assert p["program"] == "fp8_hopper_swap_128x64" and p["swap_ab"] and p["split_k"] == 2
-    assert cake.plan(4096, 4096, 4096, 128, arch="sm90", num_sms=132)["program"] == "fp8_hopper_128x128"
+    assert cake.plan(1024, 4096, 4096, 128, arch="sm90", num_sms=132)["program"] == "fp8_hopper_128x128"
+    assert cake.plan(4096, 4096, 4096, 128, arch="sm90", num_sms=132)["program"] == "fp8_hopper_192x128"
     assert cake.plan(1, 4096, 4096, 128, arch="sm100", num_sms=148)["program"] == "fp8_blackwell_static"
     big = cake.plan(512 * 39, 256 * 37, 32768, 128, arch="sm103", num_sms=148)
     assert big["program"] == "fp8_blackwell_tile_m" and big["tile_m"] == 512 and big["scheduler"] == "dynamic"
