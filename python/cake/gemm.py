@@ -20,14 +20,13 @@ def _run(op, a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, out_dtype
     torch: out_dtype, that tensors are tensors, and allocating out."""
     if lora_scale is None:  # the adapter is off: d and lora_b are not looked at
         d = lora_b = None
+    if out_dtype != torch.bfloat16:
+        raise ValueError(f"{op}: out_dtype must be torch.bfloat16 (got {out_dtype})")
     if torch.compiler.is_compiling():
         # Traced by torch.compile: the same call as a registered custom op.
         from . import ops
 
-        return ops.mm_fp8_lora(a, b, a_scale, b_scale, d, lora_b, lora_scale, bias=bias, out=out,
-                               out_dtype=out_dtype, backend=backend, enable_pdl=enable_pdl)
-    if out_dtype != torch.bfloat16:
-        raise ValueError(f"{op}: out_dtype must be torch.bfloat16 (got {out_dtype})")
+        return ops.call(op, a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend, enable_pdl)
     for name, value in (("a", a), ("b", b), ("a_scale", a_scale), ("b_scale", b_scale), ("d", d),
                         ("lora_b", lora_b), ("lora_scale", lora_scale), ("bias", bias), ("out", out)):
         if value is not None and not isinstance(value, torch.Tensor):

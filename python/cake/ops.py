@@ -29,30 +29,26 @@ def _mm_fp8_lora_out(
     bias: Optional[torch.Tensor],
     out: torch.Tensor,
     backend: str = "cake",
+    enable_pdl: Optional[bool] = None,
+    op: str = "mm_fp8_lora",
 ) -> None:
-    _lib.gemm("mm_fp8_lora", a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend, None)
+    # The contract is checked by cake's C++, exactly as for an eager call.
+    _lib.gemm(op, a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend, enable_pdl)
 
 
 @_mm_fp8_lora_out.register_fake
-def _(a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend="cake"):
+def _(a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend="cake", enable_pdl=None, op="mm_fp8_lora"):
+    # Tracing sees no C++: keep the one fact the graph depends on, out's shape.
     if a.dim() != 2 or b.dim() != 2 or out.shape != (a.shape[0], b.shape[0]) or out.dtype != torch.bfloat16:
-        raise ValueError(
-            f"mm_fp8_lora: out must be bf16 [M, N] = [{a.shape[0]}, {b.shape[0]}] (got {out.dtype} "
-            f"{list(out.shape)})")
+        raise ValueError(f"{op}: out must be bfloat16 [M, N] = [{a.shape[0]}, {b.shape[0]}] (got {out.dtype} "
+                         f"{list(out.shape)})")
     return None
 
 
-def mm_fp8_lora(a, b, a_scale, b_scale, d=None, lora_b=None, lora_scale=None, *, bias=None, out=None,
-                out_dtype=torch.bfloat16, backend="cake", enable_pdl=None):
-    """:func:`cake.mm_fp8_lora` through the dispatcher (same arguments and rules)."""
-    if out_dtype != torch.bfloat16:
-        raise ValueError(f"mm_fp8_lora: out_dtype must be torch.bfloat16 (got {out_dtype})")
-    if enable_pdl is False:
-        raise ValueError("mm_fp8_lora: enable_pdl must be None or True: the programs are built with "
-                         "programmatic dependent launch (got False)")
-    if lora_scale is None:
-        d = lora_b = None
+def call(op, a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend, enable_pdl):
+    """What :func:`cake.mm_fp8_lora` / :func:`cake.mm_fp8` run while torch.compile
+    traces them: allocate ``out`` if needed, then the custom op."""
     if out is None:
         out = torch.empty((a.shape[0], b.shape[0]), dtype=torch.bfloat16, device=a.device)
-    torch.ops.cake.mm_fp8_lora(a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend)
+    torch.ops.cake.mm_fp8_lora(a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend, enable_pdl, op)
     return out
