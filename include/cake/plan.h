@@ -48,6 +48,7 @@ struct Plan {
   int tile_n = 0;
   int tile_k = 0;       // K depth of one pipeline stage (elements)
   bool swap_ab = false; // weights on the MMA's M side (small-M programs)
+  // CTAs of a cluster along M / N sharing operand slices by TMA multicast.
   int cluster_m = 1;
   int cluster_n = 1;
   // CTAs of one cluster that share an output tile and split its K loop; the
@@ -80,9 +81,9 @@ inline constexpr int64_t kHopperWideTileMinM = 4096;
 // that leaves every CTA at least one 128-deep K block.
 
 // The plan of one given Hopper program for a problem: what plan() does once it
-// has chosen the program (tiles, split-K, grid). Exposed for experiments that
-// compare programs on the same shape.
-Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms);
+// has chosen the program (tiles, split-K, grid). split 0 lets the plan choose
+// split-K; 1, 2, 4 or 8 forces it (experiments that compare on one shape).
+Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split = 0);
 
 // Raster block of the Blackwell L2-point program, in pair tiles.
 inline constexpr int kBlackwellRasterBlockM = 4;

@@ -36,7 +36,7 @@ int64_t resident_clusters(int split, int num_sms) {
 }
 
 template <typename Shape>
-void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_sms) {
+void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split) {
   p.program = program;
   p.tile_k = sm90::kStageK;
   p.swap_ab = Shape::kSwapAB;
@@ -50,15 +50,19 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
   // largest cluster that fits wins (measured faster on the H200: 16 tiles, split
   // 4: 13.3 us against split 2: 15.4 us).
   const int64_t k_blocks = ceil_div(K, sm90::kStageK);
-  for (int split = 8; split >= 2; split /= 2) {
-    const int64_t resident = resident_clusters(split, num_sms);
-    if (split <= k_blocks && p.tiles <= resident) {
-      p.split_k = split;
-      p.workers = resident;
-      p.waves = 1;
-      p.grid = static_cast<int>(p.tiles * split);
-      break;
-    }
+  if (split == 0) {
+    split = 1;
+    for (int s = 8; s >= 2; s /= 2)
+      if (s <= k_blocks && p.tiles <= resident_clusters(s, num_sms)) {
+        split = s;
+        break;
+      }
+  }
+  if (split > 1) {
+    p.split_k = split;
+    p.workers = resident_clusters(split, num_sms);
+    p.waves = ceil_div(p.tiles, std::max<int64_t>(1, p.workers));
+    p.grid = static_cast<int>(p.tiles * split);
   }
 }
 
@@ -122,13 +126,15 @@ void plan_blackwell(Plan& p, Arch arch, int64_t M, int64_t N, int64_t K, int num
 
 }  // namespace
 
-Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms) {
+Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split) {
+  if (split < 0 || split > 8 || (split & (split - 1)))
+    throw InvalidArgument("plan_sm90_program: split must be 0 (the plan chooses), 1, 2, 4 or 8");
   Plan p{};
   p.arch = Arch::SM90;
   switch (program) {
-    case Program::kHopper128x128: hopper<sm90::Shape128x128>(p, program, M, N, K, num_sms); break;
-    case Program::kHopper192x128: hopper<sm90::Shape192x128>(p, program, M, N, K, num_sms); break;
-    case Program::kHopperSwap128x64: hopper<sm90::ShapeSwap128x64>(p, program, M, N, K, num_sms); break;
+    case Program::kHopper128x128: hopper<sm90::Shape128x128>(p, program, M, N, K, num_sms, split); break;
+    case Program::kHopper192x128: hopper<sm90::Shape192x128>(p, program, M, N, K, num_sms, split); break;
+    case Program::kHopperSwap128x64: hopper<sm90::ShapeSwap128x64>(p, program, M, N, K, num_sms, split); break;
     default: throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) +
                                    " is not a Hopper program");
   }

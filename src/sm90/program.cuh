@@ -37,6 +37,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "sm90/config.h"
 #include "sm90/primitives.cuh"
@@ -157,46 +158,103 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const float alpha = *params.a_scale * *params.b_scale;
     const float s_lora = use_adapter ? *params.lora_scale : 0.0f;
 
-    float acc[kAccRegs];   // fp32 sum of the base product
-    float part[kAccRegs];  // tensor-core partial sums between promotions; then the adapter's sum
+    float acc[kAccRegs];  // fp32 sum of the base product
+    // Tensor-core partial sums between promotions. With registers for two sets they
+    // alternate: while one set is added into acc the tensor cores fill the other,
+    // so a warpgroup does not wait for its own instructions at each promotion.
+    // Three consumer warpgroups (152 registers) have room for one set; there the
+    // other warpgroups' instructions fill the tensor cores while one promotes.
+    // Set 0 then holds the adapter's sum.
+    constexpr int kSets = kConsumerRegs >= 3 * kAccRegs + 32 ? 2 : 1;
+    float part[kSets][kAccRegs];
     uint32_t stage = 0, phase = 0;
 
     auto release = [&](uint32_t s) {
       if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[s]);
     };
+    // Instructions [k0, k0 + kMmasPerPromotion) of the stage into set `p`, one group.
+    auto issue = [&](float (&p)[kAccRegs], uint64_t dp, uint64_t dq, int k0) {
+      fence_operands(p);
+      cute::warpgroup_arrive();
+#pragma unroll
+      for (int k = k0; k < k0 + kMmasPerPromotion; ++k)
+        mma<typename Ops::Fp8>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), p, k > k0);
+      cute::warpgroup_commit_batch();
+    };
+    // The fences pin the additions between the waits around them: otherwise the
+    // compiler sinks them past the next wait and nothing overlaps.
+    auto promote = [&](float (&p)[kAccRegs]) {
+      fence_operands(p);
+#pragma unroll
+      for (int i = 0; i < kAccRegs; ++i) acc[i] += p[i];
+      fence_operands(acc);
+    };
+    static_assert(4 == 2 * kMmasPerPromotion, "a stage is two promotion groups, one per set");
+    constexpr int kUnrollStages = 4;
     // The split-K partial sums of a non-leader, in its ring (idle once its only
     // tile's K loop is done): element i of consumer thread ct at word
     // i * kConsumerThreads + ct, so that a warp touches 32 consecutive words.
     const uint32_t partials = cute::cast_smem_ptr_to_uint(ring_p) + ct * 4;
+
+    // One stage, two groups. Two sets: the first group into set 0; the previous
+    // stage's second group (set 1, still running unless `first`) is retired and
+    // promoted meanwhile; then the second group into set 1, and set 0 promoted while
+    // it runs. One set: each group waited for, then promoted. Either way the sums
+    // enter acc in K order: the pipelining does not change a bit of the result.
+    uint32_t previous = 0;  // the stage whose second group may still run
+    auto step = [&](auto first) {
+      cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
+      const uint64_t dp = smem_desc(ring_p + stage * kPBytes + cw * 64 * kRowBytes);
+      const uint64_t dq = smem_desc(ring_q + stage * kQBytes);
+      issue(part[0], dp, dq, 0);
+      if constexpr (kSets == 2) {
+        if constexpr (!decltype(first)::value) {
+          cute::warpgroup_wait<1>();
+          release(previous);
+          promote(part[kSets - 1]);
+        }
+        issue(part[kSets - 1], dp, dq, kMmasPerPromotion);
+        cute::warpgroup_wait<1>();
+        promote(part[0]);
+      } else {
+        cute::warpgroup_wait<0>();
+        promote(part[0]);
+        issue(part[0], dp, dq, kMmasPerPromotion);
+        cute::warpgroup_wait<0>();
+        release(stage);
+        promote(part[0]);
+      }
+      previous = stage;
+      if (++stage == kStages) stage = 0, phase ^= 1;
+    };
+    auto drain = [&]() {
+      if constexpr (kSets == 2) {
+        cute::warpgroup_wait<0>();
+        release(previous);
+        promote(part[kSets - 1]);
+      }
+    };
 
     uint32_t tp, tq;
     while (scheduler.get(tp, tq)) {
 #pragma unroll
       for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
 
-      // Base: FP8 K loop; the tensor-core partial sums are promoted into fp32 after
-      // every kMmasPerPromotion instructions. Waiting per 64-deep pair (rather
-      // than per stage) interleaves the two consumer warpgroups more finely: one
-      // promotes while the other's instructions run (measured faster on the H200).
-      for (uint32_t kb = kb_begin; kb < kb_end; ++kb) {
-        cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
-        const uint64_t dp = smem_desc(ring_p + stage * kPBytes + cw * 64 * kRowBytes);
-        const uint64_t dq = smem_desc(ring_q + stage * kQBytes);
+      // Base: FP8 K loop. kUnrollStages stages run as straight-line code with the
+      // groups software-pipelined across them, so that the tensor cores always
+      // hold this warpgroup's next group while it promotes (the compiler follows
+      // wgmma groups only within straight-line code: across a loop back edge it
+      // serialises every wgmma); the queue drains once per kUnrollStages stages.
+      uint32_t kb = kb_begin;
+      for (; kb + kUnrollStages <= kb_end; kb += kUnrollStages) {
+        step(std::true_type{});
 #pragma unroll
-        for (int k0 = 0; k0 < 4; k0 += kMmasPerPromotion) {
-          fence_operands(part);
-          cute::warpgroup_arrive();
-#pragma unroll
-          for (int k = k0; k < k0 + kMmasPerPromotion; ++k)
-            mma<typename Ops::Fp8>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part, k > k0);
-          cute::warpgroup_commit_batch();
-          cute::warpgroup_wait<0>();
-          fence_operands(part);
-          if (k0 + kMmasPerPromotion == 4) release(stage);  // the stage's last instruction is done
-#pragma unroll
-          for (int i = 0; i < kAccRegs; ++i) acc[i] += part[i];
-        }
-        if (++stage == kStages) stage = 0, phase ^= 1;
+        for (int u = 1; u < kUnrollStages; ++u) step(std::false_type{});
+        drain();
+      }
+      for (; kb < kb_end; ++kb) {
+        step(std::true_type{});
+        drain();
       }
 
       if (split > 1) {
@@ -231,15 +289,15 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           const uint64_t dp = smem_desc(ring_p + stage * kPBytes + cw * 64 * kRowBytes);
           const uint64_t dq = smem_desc(ring_q + stage * kQBytes);
           const uint32_t steps = min(4u, params.lora_steps - c * 4);
-          fence_operands(part);
+          fence_operands(part[0]);
           cute::warpgroup_arrive();
 #pragma unroll
           for (int k = 0; k < 4; ++k)
             if (k < steps)
-              mma<typename Ops::Bf16>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part, c > 0 || k > 0);
+              mma<typename Ops::Bf16>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part[0], c > 0 || k > 0);
           cute::warpgroup_commit_batch();
           cute::warpgroup_wait<0>();
-          fence_operands(part);
+          fence_operands(part[0]);
           release(stage);
           if (++stage == kStages) stage = 0, phase ^= 1;
         }
@@ -267,7 +325,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #pragma unroll
           for (int e = 0; e < 2; ++e) {
             v[e] = alpha * acc[4 * j + 2 * h + e];
-            if (use_adapter) v[e] = fmaf(s_lora, part[4 * j + 2 * h + e], v[e]);
+            if (use_adapter) v[e] = fmaf(s_lora, part[0][4 * j + 2 * h + e], v[e]);
           }
           if constexpr (!Shape::kSwapAB) {
             // out row = P row, out column = Q column: two adjacent bf16 of one row.
