@@ -28,6 +28,8 @@ enum class Program {
   // Hopper, small M: A and B swapped so the weights sit on wgmma's 64-row side;
   // output tiles of 128 (N) x 64 (M).
   kHopperSwap128x64,
+  // SM90, decode with few weight rows: the swap program on 64-row weight tiles.
+  kHopperSwap64x64,
   // Blackwell (SM100 / SM103): static persistent program on CTA-pair tiles.
   kBlackwellStatic,
   // Blackwell: dynamic tile scheduler with the blocked raster, long large-K runs.
@@ -74,6 +76,8 @@ struct Plan {
 inline constexpr int64_t kHopperSwapMaxM = 64;
 inline constexpr int64_t kHopperSwapWideMaxM = 192;
 inline constexpr int64_t kHopperSwapWideMaxN = 4096;
+// M <= kHopperSwapMaxM and N <= this: the 64-row swap program (more CTAs).
+inline constexpr int64_t kHopperSwapNarrowMaxN = 8192;
 // From this M on, the 192 x 128 program (three consumer warpgroups).
 inline constexpr int64_t kHopperWideTileMinM = 4096;
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2

@@ -75,6 +75,7 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // busier (H200, 2026-11-30, M = 8192: 9-16% faster than 128 x 128 on every
 // (N, K) of the grid; at M = 2048 mixed, at M = 512 slower).
 Program choose_sm90(int64_t M, int64_t N) {
+  if (M <= kHopperSwapMaxM && N <= kHopperSwapNarrowMaxN) return Program::kHopperSwap64x64;
   if (M <= kHopperSwapMaxM || (M <= kHopperSwapWideMaxM && N <= kHopperSwapWideMaxN))
     return Program::kHopperSwap128x64;
   return M >= kHopperWideTileMinM ? Program::kHopper192x128 : Program::kHopper128x128;
@@ -135,6 +136,7 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
     case Program::kHopper128x128: hopper<sm90::Shape128x128>(p, program, M, N, K, num_sms, split); break;
     case Program::kHopper192x128: hopper<sm90::Shape192x128>(p, program, M, N, K, num_sms, split); break;
     case Program::kHopperSwap128x64: hopper<sm90::ShapeSwap128x64>(p, program, M, N, K, num_sms, split); break;
+    case Program::kHopperSwap64x64: hopper<sm90::ShapeSwap64x64>(p, program, M, N, K, num_sms, split); break;
     default: throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) +
                                    " is not a Hopper program");
   }
@@ -173,6 +175,7 @@ const char* program_name(Program program) {
     case Program::kHopper128x128: return "fp8_hopper_128x128";
     case Program::kHopper192x128: return "fp8_hopper_192x128";
     case Program::kHopperSwap128x64: return "fp8_hopper_swap_128x64";
+    case Program::kHopperSwap64x64: return "fp8_hopper_swap_64x64";
     case Program::kBlackwellStatic: return "fp8_blackwell_static";
     case Program::kBlackwellL2Point: return "fp8_blackwell_l2_point";
     case Program::kBlackwellTileM: return "fp8_blackwell_tile_m";

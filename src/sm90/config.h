@@ -36,7 +36,9 @@ struct ProgramShape {
   // Split-K partial sums (fp32) of a non-leader CTA go to its ring, idle by then.
   static constexpr int kPartialBytes = kBlockP * kBlockQ * 4;
   static constexpr int kStagesFit = (kSmemBytes - kSmemReserved - kEpilogueBytes) / kStageBytes;
-  static constexpr int kStages = kStagesFit > 8 ? 8 : kStagesFit;
+  // Deep rings matter for the weight-streaming swap programs (bytes in flight per
+  // SM); 12 stages of the 64 x 64 program keep 96 KiB of weights in flight.
+  static constexpr int kStages = kStagesFit > 12 ? 12 : kStagesFit;
   static constexpr int kSmemUse = kStages * kStageBytes + kEpilogueBytes + kSmemReserved;
   // Output tile in out's own coordinates.
   static constexpr int kTileM = kSwapAB ? kBlockQ : kBlockP;
@@ -51,6 +53,9 @@ using Shape128x128 = ProgramShape<128, 128, false>;
 // the tensor cores busy.
 using Shape192x128 = ProgramShape<192, 128, false>;
 using ShapeSwap128x64 = ProgramShape<128, 64, true>;
+// One consumer warpgroup on 64 weight rows: twice the CTAs of the 128-row swap
+// program, so that small-N decode streams its weights from (nearly) every SM.
+using ShapeSwap64x64 = ProgramShape<64, 64, true>;
 
 
 // Tiles walk this many tiles along M before moving along N (grouped raster):

@@ -2,6 +2,7 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <string>
 
 #include "cake/errors.h"
@@ -33,12 +34,14 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
                            kLoraChunk);
   };
 
+  // Fewer Q rows than a tile (decode): boxes of just those rows, rounded up to 8.
+  const int q_rows = static_cast<int>(std::min<int64_t>(Shape::kBlockQ, (rows_q + 7) / 8 * 8));
   TensorMaps maps{};
   maps.p = fp8(swap ? static_cast<const void*>(a.b) : a.a, rows_p, swap ? ldb : lda, Shape::kBlockP);
-  maps.q = fp8(swap ? static_cast<const void*>(a.a) : a.b, rows_q, swap ? lda : ldb, Shape::kBlockQ);
+  maps.q = fp8(swap ? static_cast<const void*>(a.a) : a.b, rows_q, swap ? lda : ldb, q_rows);
   if (adapter) {
     maps.lora_p = bf16(swap ? a.lora_b : a.d, rows_p, Shape::kBlockP);
-    maps.lora_q = bf16(swap ? a.d : a.lora_b, rows_q, Shape::kBlockQ);
+    maps.lora_q = bf16(swap ? a.d : a.lora_b, rows_q, q_rows);
   }
   // Each consumer warpgroup stores 64 rows of P: a 64 (M) x 64 (N) box either way.
   maps.out = make_tensor_map(a.out, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, a.M, a.N, a.N * 2,
@@ -53,6 +56,7 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
   params.lora_steps = adapter ? static_cast<uint32_t>(a.r / 16) : 0;
   params.n = static_cast<uint32_t>(a.N);
   params.split = static_cast<uint32_t>(plan.split_k);
+  params.q_rows = static_cast<uint32_t>(q_rows);
   params.a_scale = a.a_scale;
   params.b_scale = a.b_scale;
   params.lora_scale = a.lora_scale;
@@ -67,6 +71,7 @@ void launch(const Plan& plan, const MmFp8LoraArgs& args, cudaStream_t stream) {
     case Program::kHopper128x128: return launch_shape<Shape128x128>(plan, args, stream);
     case Program::kHopper192x128: return launch_shape<Shape192x128>(plan, args, stream);
     case Program::kHopperSwap128x64: return launch_shape<ShapeSwap128x64>(plan, args, stream);
+    case Program::kHopperSwap64x64: return launch_shape<ShapeSwap64x64>(plan, args, stream);
     default: throw UnsupportedArchitecture(std::string("cake: ") + program_name(plan.program) +
                                            " is not a Hopper program");
   }

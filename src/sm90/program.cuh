@@ -121,10 +121,14 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     cutlass::arch::warpgroup_reg_dealloc<kProducerRegs>();
     if (thread == 0) {
       uint32_t stage = 0, phase = 0;
+      // A short Q (few tokens) is loaded as a short box: the rows past it are never
+      // written (they only feed output columns that are not stored), and TMA spends
+      // no time filling them with zeros.
+      const uint32_t stage_bytes = kPBytes + params.q_rows * kRowBytes;
       auto load = [&](const CUtensorMap* mp, const CUtensorMap* mq, int k, int row_p, int row_q) {
         cutlass::arch::ClusterBarrier::wait(&empty[stage], phase ^ 1);
         Barrier* bar = reinterpret_cast<Barrier*>(&full[stage]);
-        cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], Shape::kStageBytes);
+        cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], stage_bytes);
         tma_load(mp, bar, ring_p + stage * kPBytes, k, row_p, kEvictNormal);
         tma_load(mq, bar, ring_q + stage * kQBytes, k, row_q, kEvictNormal);
         if (++stage == kStages) stage = 0, phase ^= 1;

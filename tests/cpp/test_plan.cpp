@@ -16,13 +16,22 @@ std::string name(const cake::Plan& p) { return cake::program_name(p.program); }
 TEST(PlanSm90, SmallMSwapsAB) {
   for (int64_t M : {1, 2, 16, 63, 64}) {
     const cake::Plan p = cake::plan(M, 4096, 4096, 128, Arch::SM90, 132);
-    EXPECT_EQ(p.program, Program::kHopperSwap128x64) << M;
+    EXPECT_EQ(p.program, Program::kHopperSwap64x64) << M;
     EXPECT_TRUE(p.swap_ab);
     EXPECT_EQ(p.tile_m, 64);
+    EXPECT_EQ(p.tile_n, 64);
+    EXPECT_EQ(p.tiles, 64);
+    EXPECT_EQ(p.split_k, 2);  // 64 clusters of 2 are resident (66)
+    EXPECT_EQ(p.grid, 128);
+  }
+  for (int64_t M : {1, 64}) {  // wide weights: 128-row tiles
+    const cake::Plan p = cake::plan(M, 28672, 4096, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopperSwap128x64) << M;
+    EXPECT_EQ(p.tile_m, 64);
     EXPECT_EQ(p.tile_n, 128);
-    EXPECT_EQ(p.tiles, 32);
-    EXPECT_EQ(p.split_k, 2);  // 32 clusters of 4 would not all be resident (30)
-    EXPECT_EQ(p.grid, 64);
+    EXPECT_EQ(p.tiles, 224);
+    EXPECT_EQ(p.split_k, 1);
+    EXPECT_EQ(p.grid, 132);
   }
   for (int64_t M : {193, 256, 4095}) {
     const cake::Plan p = cake::plan(M, 4096, 4096, 128, Arch::SM90, 132);
@@ -58,8 +67,10 @@ TEST(PlanSm90, PersistentGridIsMinOfTilesAndSms) {
 
 TEST(PlanSm90, SplitKWhenFewTiles) {
   // 132 SMs: 66 clusters of 2, 30 of 4 and 15 of 8 are resident at once.
+  // The 128-row swap program: N / 128 tiles of one token tile.
   auto split = [](int64_t M, int64_t N, int64_t K, int sms = 132) {
-    return cake::plan(M, N, K, 128, Arch::SM90, sms).split_k;
+    const Program p = M <= 64 ? Program::kHopperSwap128x64 : cake::plan(M, N, K, 128, Arch::SM90, sms).program;
+    return cake::plan_sm90_program(p, M, N, K, sms).split_k;
   };
   EXPECT_EQ(split(1, 1024, 4096), 8);    // 8 tiles
   EXPECT_EQ(split(1, 15 * 128, 4096), 8);
@@ -83,15 +94,21 @@ TEST(PlanSm90, SplitKWhenFewTiles) {
   EXPECT_EQ(split(1, 58 * 128, 4096, 114), 1);
   EXPECT_EQ(split(1, 1024, 4096, 16), 2);
   EXPECT_EQ(split(1, 1152, 4096, 16), 1);
-  const cake::Plan p = cake::plan(1, 4096, 4096, 128, Arch::SM90, 132);
-  EXPECT_EQ(p.grid, 64);
+  const cake::Plan p = cake::plan(1, 4096, 4096, 128, Arch::SM90, 132);  // 64 tiles of 64 rows
+  EXPECT_EQ(p.grid, 128);
   EXPECT_EQ(p.waves, 1);
-  const cake::Plan q = cake::plan(1, 67 * 128, 4096, 128, Arch::SM90, 132);
+  const cake::Plan q = cake::plan(1, 67 * 128, 4096, 128, Arch::SM90, 132);  // 128-row tiles
   EXPECT_EQ(q.grid, 67);
+  EXPECT_EQ(cake::plan(1, 8192, 4096, 128, Arch::SM90, 132).split_k, 1);  // 128 tiles of 64 rows
+  EXPECT_EQ(cake::plan(1, 2048, 4096, 128, Arch::SM90, 132).split_k, 2);  // 32 tiles of 64 rows
+  EXPECT_EQ(cake::plan(1, 1024, 4096, 128, Arch::SM90, 132).split_k, 4);  // 16 tiles of 64 rows
 }
 
 TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
   auto program = [](int64_t M, int64_t N) { return cake::plan(M, N, 4096, 64, Arch::SM90, 132).program; };
+  EXPECT_EQ(program(1, 8), Program::kHopperSwap64x64);
+  EXPECT_EQ(program(64, cake::kHopperSwapNarrowMaxN), Program::kHopperSwap64x64);
+  EXPECT_EQ(program(64, cake::kHopperSwapNarrowMaxN + 8), Program::kHopperSwap128x64);
   EXPECT_EQ(program(64, 28672), Program::kHopperSwap128x64);
   EXPECT_EQ(program(65, 28672), Program::kHopper128x128);
   EXPECT_EQ(program(65, 4096), Program::kHopperSwap128x64);

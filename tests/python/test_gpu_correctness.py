@@ -138,7 +138,8 @@ def test_allocates_out_on_the_current_stream():
 def test_plan_on_this_device():
     info = cake.gemm.device_info()
     assert info["arch"] == "sm90" and info["num_sms"] > 0
-    assert cake.plan(1, 4096, 4096, 128)["program"] == "fp8_hopper_swap_128x64"
+    assert cake.plan(1, 4096, 4096, 128)["program"] == "fp8_hopper_swap_64x64"
+    assert cake.plan(1, 28672, 4096, 128)["program"] == "fp8_hopper_swap_128x64"
     assert cake.plan(1024, 4096, 4096, 128)["program"] == "fp8_hopper_128x128"
     assert cake.plan(4096, 4096, 4096, 128)["program"] == "fp8_hopper_192x128"
     assert cake.plan(4096, 4096, 4096, 128)["workers"] == info["num_sms"]
