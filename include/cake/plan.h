@@ -30,6 +30,8 @@ enum class Program {
   kHopperSwap128x64,
   // SM90, decode with few weight rows: the swap program on 64-row weight tiles.
   kHopperSwap64x64,
+  // SM90, up to 128 tokens: the swap program on 64 weight rows x 128 tokens.
+  kHopperSwap64x128,
   // Blackwell (SM100 / SM103): static persistent program on CTA-pair tiles.
   kBlackwellStatic,
   // Blackwell: dynamic tile scheduler with the blocked raster, long large-K runs.
@@ -71,12 +73,17 @@ struct Plan {
   int grid = 0;         // CTAs launched
 };
 
-// Hopper program choice: the swap program (weights on wgmma's M side) for
-// M <= kHopperSwapMaxM, and for M <= kHopperSwapWideMaxM when N <= kHopperSwapWideMaxN.
+// Hopper program choice: the swap programs (weights on wgmma's M side) on 64-row
+// weight tiles for M <= kHopperSwapNarrowMaxM when N <= kHopperSwapNarrowMaxN; on
+// 128-row weight tiles for M <= kHopperSwapMaxM, and for M <= kHopperSwapWideMaxM
+// when N <= kHopperSwapWideMaxN.
 inline constexpr int64_t kHopperSwapMaxM = 64;
 inline constexpr int64_t kHopperSwapWideMaxM = 192;
 inline constexpr int64_t kHopperSwapWideMaxN = 4096;
-// M <= kHopperSwapMaxM and N <= this: the 64-row swap program (more CTAs).
+// Up to kHopperSwapNarrowMaxM tokens on at most kHopperSwapNarrowMaxN weight rows:
+// the swap programs on 64-row weight tiles (twice the CTAs, each weight tile read
+// once): 64 x 64 up to 64 tokens, 64 x 128 up to 128.
+inline constexpr int64_t kHopperSwapNarrowMaxM = 128;
 inline constexpr int64_t kHopperSwapNarrowMaxN = 8192;
 // From this M on, the 192 x 128 program (three consumer warpgroups).
 inline constexpr int64_t kHopperWideTileMinM = 4096;

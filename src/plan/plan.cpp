@@ -66,16 +66,20 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
   }
 }
 
-// SM90: M <= 64 is decode-like and weight-bound: swap A and B so that the
-// weights fill wgmma's 64-row side and the few tokens its narrow N side. Up to
-// M = 192 with at most 32 weight tiles (N <= 4096) the swap program's 64-token
-// tiles also win: more CTAs, less padding (H200, 2026-11-30: M = 128, N = 4096,
-// K = 4096: 12.2 us against 15.8; at N >= 8192 the 128 x 128 program wins).
+// SM90: small M is decode-like and weight-bound: swap A and B so that the
+// weights fill wgmma's 64-row side and the few tokens its N side.
+//  - Up to 128 tokens on at most 8192 weight rows: 64-row weight tiles, 64 or 128
+//    tokens wide, so that most SMs stream weights and each weight tile is read
+//    once (H200, 2026-11-30: M = 1, N = 4096, K = 4096: 8.6 us against 10.0 with
+//    128-row tiles; M = 128, N = 6144: 13.2 against 15.7 with 128 x 128; at
+//    N = 28672 the 128-row programs are as fast or faster).
+//  - Otherwise M <= 64, or M <= 192 on N <= 4096: 128-row weight tiles, 64 tokens.
 // From M = 4096 the three-consumer 192 x 128 program keeps the tensor cores
-// busier (H200, 2026-11-30, M = 8192: 9-16% faster than 128 x 128 on every
-// (N, K) of the grid; at M = 2048 mixed, at M = 512 slower).
+// busier (H200, 2026-11-30, M = 8192: 2-6% faster than the two-set 128 x 128
+// program; at M = 2048 mixed, at M = 512 slower).
 Program choose_sm90(int64_t M, int64_t N) {
-  if (M <= kHopperSwapMaxM && N <= kHopperSwapNarrowMaxN) return Program::kHopperSwap64x64;
+  if (N <= kHopperSwapNarrowMaxN && M <= kHopperSwapNarrowMaxM)
+    return M <= 64 ? Program::kHopperSwap64x64 : Program::kHopperSwap64x128;
   if (M <= kHopperSwapMaxM || (M <= kHopperSwapWideMaxM && N <= kHopperSwapWideMaxN))
     return Program::kHopperSwap128x64;
   return M >= kHopperWideTileMinM ? Program::kHopper192x128 : Program::kHopper128x128;
@@ -137,6 +141,7 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
     case Program::kHopper192x128: hopper<sm90::Shape192x128>(p, program, M, N, K, num_sms, split); break;
     case Program::kHopperSwap128x64: hopper<sm90::ShapeSwap128x64>(p, program, M, N, K, num_sms, split); break;
     case Program::kHopperSwap64x64: hopper<sm90::ShapeSwap64x64>(p, program, M, N, K, num_sms, split); break;
+    case Program::kHopperSwap64x128: hopper<sm90::ShapeSwap64x128>(p, program, M, N, K, num_sms, split); break;
     default: throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) +
                                    " is not a Hopper program");
   }
@@ -176,6 +181,7 @@ const char* program_name(Program program) {
     case Program::kHopper192x128: return "fp8_hopper_192x128";
     case Program::kHopperSwap128x64: return "fp8_hopper_swap_128x64";
     case Program::kHopperSwap64x64: return "fp8_hopper_swap_64x64";
+    case Program::kHopperSwap64x128: return "fp8_hopper_swap_64x128";
     case Program::kBlackwellStatic: return "fp8_blackwell_static";
     case Program::kBlackwellL2Point: return "fp8_blackwell_l2_point";
     case Program::kBlackwellTileM: return "fp8_blackwell_tile_m";

@@ -56,6 +56,8 @@ using ShapeSwap128x64 = ProgramShape<128, 64, true>;
 // One consumer warpgroup on 64 weight rows: twice the CTAs of the 128-row swap
 // program, so that small-N decode streams its weights from (nearly) every SM.
 using ShapeSwap64x64 = ProgramShape<64, 64, true>;
+// The same on 128 tokens: each weight tile is read once for up to 128 tokens.
+using ShapeSwap64x128 = ProgramShape<64, 128, true>;
 
 
 // Tiles walk this many tiles along M before moving along N (grouped raster):

@@ -34,13 +34,15 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
                            kLoraChunk);
   };
 
-  // Fewer Q rows than a tile (decode): boxes of just those rows, rounded up to 8.
+  // An operand with fewer rows than its block (decode, small M): boxes of just
+  // those rows, rounded up to 8.
+  const int p_rows = static_cast<int>(std::min<int64_t>(Shape::kBlockP, (rows_p + 7) / 8 * 8));
   const int q_rows = static_cast<int>(std::min<int64_t>(Shape::kBlockQ, (rows_q + 7) / 8 * 8));
   TensorMaps maps{};
-  maps.p = fp8(swap ? static_cast<const void*>(a.b) : a.a, rows_p, swap ? ldb : lda, Shape::kBlockP);
+  maps.p = fp8(swap ? static_cast<const void*>(a.b) : a.a, rows_p, swap ? ldb : lda, p_rows);
   maps.q = fp8(swap ? static_cast<const void*>(a.a) : a.b, rows_q, swap ? lda : ldb, q_rows);
   if (adapter) {
-    maps.lora_p = bf16(swap ? a.lora_b : a.d, rows_p, Shape::kBlockP);
+    maps.lora_p = bf16(swap ? a.lora_b : a.d, rows_p, p_rows);
     maps.lora_q = bf16(swap ? a.d : a.lora_b, rows_q, q_rows);
   }
   // Each consumer warpgroup stores 64 rows of P: a 64 (M) x 64 (N) box either way.
@@ -56,6 +58,7 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
   params.lora_steps = adapter ? static_cast<uint32_t>(a.r / 16) : 0;
   params.n = static_cast<uint32_t>(a.N);
   params.split = static_cast<uint32_t>(plan.split_k);
+  params.p_rows = static_cast<uint32_t>(p_rows);
   params.q_rows = static_cast<uint32_t>(q_rows);
   params.a_scale = a.a_scale;
   params.b_scale = a.b_scale;
@@ -72,6 +75,7 @@ void launch(const Plan& plan, const MmFp8LoraArgs& args, cudaStream_t stream) {
     case Program::kHopper192x128: return launch_shape<Shape192x128>(plan, args, stream);
     case Program::kHopperSwap128x64: return launch_shape<ShapeSwap128x64>(plan, args, stream);
     case Program::kHopperSwap64x64: return launch_shape<ShapeSwap64x64>(plan, args, stream);
+    case Program::kHopperSwap64x128: return launch_shape<ShapeSwap64x128>(plan, args, stream);
     default: throw UnsupportedArchitecture(std::string("cake: ") + program_name(plan.program) +
                                            " is not a Hopper program");
   }

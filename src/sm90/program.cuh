@@ -121,10 +121,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     cutlass::arch::warpgroup_reg_dealloc<kProducerRegs>();
     if (thread == 0) {
       uint32_t stage = 0, phase = 0;
-      // A short Q (few tokens) is loaded as a short box: the rows past it are never
-      // written (they only feed output columns that are not stored), and TMA spends
-      // no time filling them with zeros.
-      const uint32_t stage_bytes = kPBytes + params.q_rows * kRowBytes;
+      // An operand shorter than its block (few tokens) is loaded as a short box: the
+      // rows past it are never written (they only feed outputs that are not
+      // stored), and TMA spends no time filling them with zeros.
+      const uint32_t stage_bytes = (params.p_rows + params.q_rows) * kRowBytes;
       auto load = [&](const CUtensorMap* mp, const CUtensorMap* mq, int k, int row_p, int row_q) {
         cutlass::arch::ClusterBarrier::wait(&empty[stage], phase ^ 1);
         Barrier* bar = reinterpret_cast<Barrier*>(&full[stage]);

@@ -20,7 +20,7 @@ struct ProgramParams {
   uint32_t lora_steps;   // r / 16: BF16 wgmma instructions over the whole rank
   uint32_t n;            // columns of out (bias length)
   uint32_t split;        // CTAs per cluster sharing a tile's K loop (1: no cluster)
-  uint32_t q_rows;       // rows of one Q box: kBlockQ, or fewer when all of Q is fewer rows
+  uint32_t p_rows, q_rows;  // rows of one P / Q box: the block, or fewer when the operand is shorter
   const float* a_scale;
   const float* b_scale;
   const float* lora_scale;    // nullptr: adapter off
@@ -44,6 +44,7 @@ extern template int max_active_clusters<Shape128x128>(int);
 extern template int max_active_clusters<Shape192x128>(int);
 extern template int max_active_clusters<ShapeSwap128x64>(int);
 extern template int max_active_clusters<ShapeSwap64x64>(int);
+extern template int max_active_clusters<ShapeSwap64x128>(int);
 extern template void run_program<Shape128x128>(const TensorMaps&, const ProgramParams&, int, int,
                                                cudaStream_t);
 extern template void run_program<Shape192x128>(const TensorMaps&, const ProgramParams&, int, int,
@@ -52,5 +53,7 @@ extern template void run_program<ShapeSwap128x64>(const TensorMaps&, const Progr
                                                   cudaStream_t);
 extern template void run_program<ShapeSwap64x64>(const TensorMaps&, const ProgramParams&, int, int,
                                                  cudaStream_t);
+extern template void run_program<ShapeSwap64x128>(const TensorMaps&, const ProgramParams&, int, int,
+                                                  cudaStream_t);
 
 }  // namespace cake::sm90

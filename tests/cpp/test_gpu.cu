@@ -171,7 +171,7 @@ TEST_P(GpuShapes, MatchesFp64Reference) {
   expect_close(l.run(l.args(p, s.r ? l.lora_scale() : nullptr)), p.reference());
 }
 
-// Both programs (M <= 64 swaps A and B), tails in M, N and K, every rank.
+// Every program (the swap programs for small M), tails in M, N and K, every rank.
 INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                          ::testing::Values(Shape{1, 8, 16, 32, true}, Shape{7, 24, 48, 64, false},
                                            Shape{64, 200, 272, 128, true},
@@ -179,6 +179,8 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            Shape{129, 264, 1040, 32, false},
                                            Shape{300, 136, 400, 64, true},
                                            Shape{2, 4104, 128, 0, true},
+                                           // 128 x 128 on fewer rows than a tile: a short box of a
+                                           Shape{100, 8200, 400, 32, true},
                                            Shape{4100, 136, 272, 32, true}),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            const Shape& s = i.param;

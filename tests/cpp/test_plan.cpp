@@ -106,16 +106,22 @@ TEST(PlanSm90, SplitKWhenFewTiles) {
 
 TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
   auto program = [](int64_t M, int64_t N) { return cake::plan(M, N, 4096, 64, Arch::SM90, 132).program; };
+  // 64-row weight tiles: up to 128 tokens on up to kHopperSwapNarrowMaxN weight rows.
   EXPECT_EQ(program(1, 8), Program::kHopperSwap64x64);
   EXPECT_EQ(program(64, cake::kHopperSwapNarrowMaxN), Program::kHopperSwap64x64);
+  EXPECT_EQ(program(65, 8), Program::kHopperSwap64x128);
+  EXPECT_EQ(program(128, 4104), Program::kHopperSwap64x128);
+  EXPECT_EQ(program(cake::kHopperSwapNarrowMaxM, cake::kHopperSwapNarrowMaxN), Program::kHopperSwap64x128);
+  // Wider weights: 128-row tiles of 64 tokens up to 64 tokens, then 128 x 128.
   EXPECT_EQ(program(64, cake::kHopperSwapNarrowMaxN + 8), Program::kHopperSwap128x64);
   EXPECT_EQ(program(64, 28672), Program::kHopperSwap128x64);
   EXPECT_EQ(program(65, 28672), Program::kHopper128x128);
-  EXPECT_EQ(program(65, 4096), Program::kHopperSwap128x64);
+  EXPECT_EQ(program(128, cake::kHopperSwapNarrowMaxN + 8), Program::kHopper128x128);
+  // 129..192 tokens on N <= 4096: 128-row weight tiles of 64 tokens.
+  EXPECT_EQ(program(129, 4096), Program::kHopperSwap128x64);
   EXPECT_EQ(program(192, 4096), Program::kHopperSwap128x64);
   EXPECT_EQ(program(193, 4096), Program::kHopper128x128);
-  EXPECT_EQ(program(128, 4104), Program::kHopper128x128);
-  EXPECT_EQ(program(128, 8), Program::kHopperSwap128x64);
+  EXPECT_EQ(program(192, 4104), Program::kHopper128x128);
 }
 
 TEST(PlanSm90, OneProgramPlannedOnAnyShape) {
