@@ -286,7 +286,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         cluster_arrive();  // the others may leave; the leader waits at its end
       }
 
-      // Adapter: BF16 wgmma over r, summed in fp32 in `part`.
+      // Adapter: BF16 wgmma over r, summed in fp32 in set 0 of `part`.
       if (use_adapter) {
         for (uint32_t c = 0; c < params.lora_chunks; ++c) {
           cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
