@@ -11,31 +11,26 @@
 namespace cake {
 namespace {
 
-struct Resolved {
-  Plan plan;
-  int device;
-};
-
-Resolved resolve(const char* op, const MmFp8LoraArgs& args) {
-  const int device = current_device();
-  const DeviceInfo& info = device_info(device);
+// The plan for checked args on the current device.
+Plan resolve(const char* op, const MmFp8LoraArgs& args) {
+  const DeviceInfo& info = device_info(current_device());
   const Arch arch = require_arch(info);
   check_problem(op, args, arch);
   const int64_t r = args.lora_scale ? args.r : 0;
-  return {plan(args.M, args.N, args.K, r, arch, info.sms), device};
+  return plan(args.M, args.N, args.K, r, arch, info.sms);
 }
 
 void run(const char* op, const MmFp8LoraArgs& args, cudaStream_t stream) {
-  const Resolved x = resolve(op, args);
-  switch (x.plan.arch) {
+  const Plan p = resolve(op, args);
+  switch (p.arch) {
     case Arch::SM90:
-      sm90::launch(x.plan, args, stream);
+      sm90::launch(p, args, stream);
       return;
     case Arch::SM100:
     case Arch::SM103:
       // The routing exists (plan()); the programs do not yet. Fail closed.
-      throw UnsupportedArchitecture(std::string("cake: ") + arch_name(x.plan.arch) + " (" +
-                                    program_name(x.plan.program) +
+      throw UnsupportedArchitecture(std::string("cake: ") + arch_name(p.arch) + " (" +
+                                    program_name(p.program) +
                                     ") programs are not built yet; this release runs on sm90 only");
   }
 }
@@ -56,6 +51,6 @@ void mm_fp8(const MmFp8LoraArgs& args, cudaStream_t stream) {
   run("mm_fp8", without_adapter(args), stream);
 }
 
-Plan plan_for(const MmFp8LoraArgs& args) { return resolve("plan_for", args).plan; }
+Plan plan_for(const MmFp8LoraArgs& args) { return resolve("plan_for", args); }
 
 }  // namespace cake
