@@ -187,11 +187,13 @@ struct LtGemm {
 struct Timer {
   cudaStream_t stream;
   int reps;
+  bool once = false;  // profilers: each variant launched once, eagerly, untimed
   // Median per-call time (us) of `calls` invocations of fn(i), replayed as one CUDA
   // graph (eager launches between events if the library refuses capture).
   double time(const std::function<void(int)>& fn, int calls) const {
     fn(0);  // warm-up outside the graph (module load, algorithm choice)
     CK(cudaStreamSynchronize(stream));
+    if (once) return NAN;
     cudaGraph_t graph = nullptr;
     cudaGraphExec_t exec = nullptr;
     CK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
@@ -315,7 +317,7 @@ int run_bench(int argc, char** argv) {
   std::vector<int64_t> Rs = {32, 64, 128};
   std::string out_dir = "results";
   int reps = 15;
-  bool ceilings = true;
+  bool ceilings = true, once = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto next = [&]() -> std::string {
@@ -340,6 +342,7 @@ int run_bench(int argc, char** argv) {
 
     else if (arg == "--out") out_dir = next();
     else if (arg == "--no-ceilings") ceilings = false;  // for profilers: only the grid's kernels run
+    else if (arg == "--once") once = true;  // for profilers: one eager launch per variant, no timing
     else if (arg == "--split") g_force_split = std::stoi(next());
     else if (arg == "--program") g_force_program = next();
     else if (arg == "--occupancy") {
@@ -356,7 +359,9 @@ int run_bench(int argc, char** argv) {
                   "experiments: [--program fp8_hopper_128x128|fp8_hopper_192x128|fp8_hopper_swap_128x64|fp8_hopper_swap_64x64\n"
                   "              |fp8_hopper_swap_64x128]\n"
                   "             [--split S] [--occupancy]\n"
-                  "             [--no-ceilings] (skip the copy / cuBLASLt ceilings: floors print nan)\n");
+                  "             [--no-ceilings] (skip the copy / cuBLASLt ceilings: floors print nan)\n"
+                  "             [--once] (profilers: each variant launched once, in the order cuBLASLt fast,\n"
+                  "                       cuBLASLt without fast accumulation, then cake; no timing)\n");
       return arg == "--help" ? 0 : 2;
     }
   }
@@ -376,7 +381,7 @@ int run_bench(int argc, char** argv) {
   cudaStream_t stream;
   CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   Lt lt;
-  Timer timer{stream, reps};
+  Timer timer{stream, reps, once};
   const double l2 = prop.l2CacheSize;
 
   // Scalars a_scale, b_scale, lora_scale, 0, each at its own 256-byte line

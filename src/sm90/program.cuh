@@ -82,7 +82,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   uint64_t* full = reinterpret_cast<uint64_t*>(epilogue + Shape::kEpilogueBytes);
   uint64_t* empty = full + kStages;
 
-  const int warpgroup = threadIdx.x / 128;
+  // Read through a shuffle so that the compiler knows it is warp-uniform: what
+  // derives from it (the consumers' wgmma descriptors) then lives in uniform
+  // registers instead of being rebuilt in vector registers for every instruction.
+  const int warpgroup = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 128), 0);
   const int thread = threadIdx.x % 128;
   const bool has_adapter = params.lora_scale != nullptr;
   const uint32_t split = params.split;
@@ -172,6 +175,14 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     constexpr int kSets = kConsumerRegs >= 3 * kAccRegs + 32 ? 2 : 1;
     float part[kSets][kAccRegs];
     uint32_t stage = 0, phase = 0;
+    // wgmma descriptors of stage 0 (this warpgroup's 64 rows of P; all of Q); a
+    // stage's are these plus its offset, in the descriptors' 16-byte units.
+    const uint64_t desc_p0 = smem_desc(ring_p + cw * 64 * kRowBytes);
+    const uint64_t desc_q0 = smem_desc(ring_q);
+    auto stage_descs = [&](uint64_t& dp, uint64_t& dq) {
+      dp = desc_p0 + stage * (kPBytes >> 4);
+      dq = desc_q0 + stage * (kQBytes >> 4);
+    };
 
     auto release = [&](uint32_t s) {
       if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[s]);
@@ -208,8 +219,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     uint32_t previous = 0;  // the stage whose second group may still run
     auto step = [&](auto first) {
       cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
-      const uint64_t dp = smem_desc(ring_p + stage * kPBytes + cw * 64 * kRowBytes);
-      const uint64_t dq = smem_desc(ring_q + stage * kQBytes);
+      uint64_t dp, dq;
+      stage_descs(dp, dq);
       issue(part[0], dp, dq, 0);
       if constexpr (kSets == 2) {
         if constexpr (!decltype(first)::value) {
@@ -290,8 +301,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       if (use_adapter) {
         for (uint32_t c = 0; c < params.lora_chunks; ++c) {
           cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
-          const uint64_t dp = smem_desc(ring_p + stage * kPBytes + cw * 64 * kRowBytes);
-          const uint64_t dq = smem_desc(ring_q + stage * kQBytes);
+          uint64_t dp, dq;
+          stage_descs(dp, dq);
           const uint32_t steps = min(4u, params.lora_steps - c * 4);
           fence_operands(part[0]);
           cute::warpgroup_arrive();
