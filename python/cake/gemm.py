@@ -22,19 +22,23 @@ def _run(op, a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, out_dtype
         d = lora_b = None
     if out_dtype != torch.bfloat16:
         raise ValueError(f"{op}: out_dtype must be torch.bfloat16 (got {out_dtype})")
-    if torch.compiler.is_compiling():
+    compiling = torch.compiler.is_compiling()
+    if not compiling:  # traced tensors are tensors
+        for name, value in (("a", a), ("b", b), ("a_scale", a_scale), ("b_scale", b_scale), ("d", d),
+                            ("lora_b", lora_b), ("lora_scale", lora_scale), ("bias", bias), ("out", out)):
+            if value is not None and not isinstance(value, torch.Tensor):
+                raise ValueError(f"{op}: {name} must be a torch.Tensor (got {type(value).__name__})")
+    if out is None and a is not None and b is not None:
+        # A wrong-rank a or b gets an empty out here and its own error from the contract.
+        shape = (a.shape[0], b.shape[0]) if a.dim() == 2 and b.dim() == 2 else (0, 0)
+        out = torch.empty(shape, dtype=torch.bfloat16, device=a.device)
+    if compiling:
         # Traced by torch.compile: the same call as a registered custom op.
         from . import ops
 
-        return ops.call(op, a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend, enable_pdl)
-    for name, value in (("a", a), ("b", b), ("a_scale", a_scale), ("b_scale", b_scale), ("d", d),
-                        ("lora_b", lora_b), ("lora_scale", lora_scale), ("bias", bias), ("out", out)):
-        if value is not None and not isinstance(value, torch.Tensor):
-            raise ValueError(f"{op}: {name} must be a torch.Tensor (got {type(value).__name__})")
-    if out is None and a is not None and b is not None:
-        shape = (a.shape[0], b.shape[0]) if a.dim() == 2 and b.dim() == 2 else (0, 0)
-        out = torch.empty(shape, dtype=torch.bfloat16, device=a.device)
-    _lib.gemm(op, a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend, enable_pdl)
+        ops.call(op, a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend, enable_pdl)
+    else:
+        _lib.gemm(op, a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend, enable_pdl)
     return out
 
 

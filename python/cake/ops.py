@@ -47,8 +47,5 @@ def _(a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend="cake", 
 
 def call(op, a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend, enable_pdl):
     """What :func:`cake.mm_fp8_lora` / :func:`cake.mm_fp8` run while torch.compile
-    traces them: allocate ``out`` if needed, then the custom op."""
-    if out is None:
-        out = torch.empty((a.shape[0], b.shape[0]), dtype=torch.bfloat16, device=a.device)
+    traces them (they allocate ``out`` first): the custom op."""
     torch.ops.cake.mm_fp8_lora(a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, backend, enable_pdl, op)
-    return out

@@ -14,6 +14,8 @@ inline constexpr int kSmemReserved = 2048;
 inline constexpr int kStageK = 128;      // FP8 elements per stage
 inline constexpr int kLoraChunk = 64;    // BF16 elements per stage
 inline constexpr int kRowBytes = 128;
+// The contract's largest LoRA rank (r in {32, 64, 128}) in 64-wide BF16 slices.
+inline constexpr int kMaxLoraChunks = 128 / kLoraChunk;
 
 // Hopper's FP8 tensor-core accumulation keeps fewer bits than fp32: its partial
 // sums are added into an fp32 accumulator after every this many 32-deep FP8 wgmma

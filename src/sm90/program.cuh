@@ -110,12 +110,19 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   __syncthreads();
 
   grid_dependency_wait();
-  // Uniform across the CTA: every thread reads the same scalar.
-  const bool use_adapter = has_adapter && *params.lora_scale != 0.0f && leader;
+  // Uniform across the cluster: every thread reads the same scalar.
+  const bool adapter_on = has_adapter && *params.lora_scale != 0.0f;
+  const bool use_adapter = adapter_on && leader;  // the leader computes the adapter
 
-  // This CTA's share of the K loop.
-  const uint32_t kb_begin = rank * params.k_blocks / split;
-  const uint32_t kb_end = (rank + 1) * params.k_blocks / split;
+  // This CTA's share of the K loop. An adapter slice streams as many bytes per row
+  // as a K block, and the leader streams all of them: the work units [adapter
+  // slices, K blocks] are split evenly over the cluster, so the leader takes that
+  // many fewer K blocks and the cluster's CTAs finish together.
+  const uint32_t lead_units = adapter_on ? params.lora_chunks : 0;
+  const uint32_t units = params.k_blocks + lead_units;
+  auto k_block_at = [&](uint32_t unit) { return unit > lead_units ? unit - lead_units : 0u; };
+  const uint32_t kb_begin = k_block_at(rank * units / split);
+  const uint32_t kb_end = k_block_at((rank + 1) * units / split);
 
   TileScheduler scheduler(params.tiles_p, params.tiles_q, params.raster_group, split);
 
@@ -272,6 +279,34 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         drain();
       }
 
+      // Adapter (leader only): BF16 wgmma over r, summed in fp32 in set 0 of `part`,
+      // before the split-K reduction so that it overlaps the other CTAs' last K
+      // blocks. Its slices are issued back to back and waited for once.
+      if (use_adapter) {
+        const uint32_t first = stage;
+        fence_operands(part[0]);
+        // Unrolled to the largest rank: ptxas follows wgmma in flight only in
+        // straight-line code.
+#pragma unroll
+        for (uint32_t c = 0; c < kMaxLoraChunks; ++c) {
+          if (c >= params.lora_chunks) break;
+          cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
+          uint64_t dp, dq;
+          stage_descs(dp, dq);
+          const uint32_t steps = min(4u, params.lora_steps - c * 4);
+          cute::warpgroup_arrive();
+#pragma unroll
+          for (int k = 0; k < 4; ++k)
+            if (k < steps)
+              mma<typename Ops::Bf16>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part[0], c > 0 || k > 0);
+          cute::warpgroup_commit_batch();
+          if (++stage == kStages) stage = 0, phase ^= 1;
+        }
+        cute::warpgroup_wait<0>();
+        fence_operands(part[0]);
+        for (uint32_t c = 0; c < params.lora_chunks; ++c) release((first + c) % kStages);
+      }
+
       if (split > 1) {
         // One tile per cluster. The others leave their partial sums in their shared
         // memory; the leader adds them in rank order once all are there.
@@ -295,27 +330,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           for (int i = 0; i < kAccRegs; ++i) acc[i] += ld_shared_cluster_f32(remote + i * kConsumerThreads * 4);
         }
         cluster_arrive();  // the others may leave; the leader waits at its end
-      }
-
-      // Adapter: BF16 wgmma over r, summed in fp32 in set 0 of `part`.
-      if (use_adapter) {
-        for (uint32_t c = 0; c < params.lora_chunks; ++c) {
-          cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
-          uint64_t dp, dq;
-          stage_descs(dp, dq);
-          const uint32_t steps = min(4u, params.lora_steps - c * 4);
-          fence_operands(part[0]);
-          cute::warpgroup_arrive();
-#pragma unroll
-          for (int k = 0; k < 4; ++k)
-            if (k < steps)
-              mma<typename Ops::Bf16>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part[0], c > 0 || k > 0);
-          cute::warpgroup_commit_batch();
-          cute::warpgroup_wait<0>();
-          fence_operands(part[0]);
-          release(stage);
-          if (++stage == kStages) stage = 0, phase ^= 1;
-        }
       }
 
       if (scheduler.is_last()) launch_dependents();
