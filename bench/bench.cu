@@ -278,7 +278,7 @@ void run_cake(const cake::MmFp8LoraArgs& x, cudaStream_t stream) {
   cake::Program prog = cake::plan(x.M, x.N, x.K, x.r, cake::Arch::SM90, sms).program;
   for (cake::Program p :
        {cake::Program::kHopper128x128, cake::Program::kHopper192x128, cake::Program::kHopperSwap128x64,
-        cake::Program::kHopperSwap64x64, cake::Program::kHopperSwap64x128})
+        cake::Program::kHopperSwap64x64, cake::Program::kHopperSwap64x128, cake::Program::kHopperSwap192x128})
     if (g_force_program == cake::program_name(p)) prog = p;
   cake::sm90::launch(cake::plan_sm90_program(prog, x.M, x.N, x.K, sms, g_force_split), x, stream);
 }
@@ -357,7 +357,7 @@ int run_bench(int argc, char** argv) {
       std::printf("usage: cake_bench [--quick] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K] [--r 32,64,128]\n"
                   "                  [--reps 15] [--out results]\n"
                   "experiments: [--program fp8_hopper_128x128|fp8_hopper_192x128|fp8_hopper_swap_128x64|fp8_hopper_swap_64x64\n"
-                  "              |fp8_hopper_swap_64x128]\n"
+                  "              |fp8_hopper_swap_64x128|fp8_hopper_swap_192x128]\n"
                   "             [--split S] [--occupancy]\n"
                   "             [--no-ceilings] (skip the copy / cuBLASLt ceilings: floors print nan)\n"
                   "             [--once] (profilers: each variant launched once, in the order cuBLASLt fast,\n"

@@ -32,6 +32,9 @@ enum class Program {
   kHopperSwap64x64,
   // SM90, up to 128 tokens: the swap program on 64 weight rows x 128 tokens.
   kHopperSwap64x128,
+  // SM90, mid-size M: three consumer warpgroups on 192 weight rows x 128 tokens,
+  // when that tiling fills the SMs in fewer waves than 128 x 128.
+  kHopperSwap192x128,
   // Blackwell (SM100 / SM103): static persistent program on CTA-pair tiles.
   kBlackwellStatic,
   // Blackwell: dynamic tile scheduler with the blocked raster, long large-K runs.
@@ -87,6 +90,11 @@ inline constexpr int64_t kHopperSwapNarrowMaxM = 128;
 inline constexpr int64_t kHopperSwapNarrowMaxN = 8192;
 // From this M on, the 192 x 128 program (three consumer warpgroups).
 inline constexpr int64_t kHopperWideTileMinM = 4096;
+// Below that (and past the swap programs), fp8_hopper_swap_192x128 instead of
+// fp8_hopper_128x128 when its busiest SM computes at most this percentage of the
+// output elements the 128 x 128 tiling gives it (at equal work the three-consumer
+// program is the faster one: H200, M = 2048, N = 6144: 85.9 against 94.2 us).
+inline constexpr int64_t kHopperSwap192MaxWorkPercent = 100;
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs, the largest whose clusters (one per tile) are all resident at once and
 // that leaves every CTA at least one 128-deep K block.

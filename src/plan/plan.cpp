@@ -26,6 +26,12 @@ void set_grid(Plan& p, int64_t tile_m, int64_t tile_n, int64_t M, int64_t N, int
   p.grid = static_cast<int>(std::min(p.tiles, workers) * ctas_per_worker);
 }
 
+// Output elements on the busiest SM when tile_m x tile_n tiles are dealt to
+// num_sms persistent CTAs: whole waves of tiles.
+int64_t busiest_sm_work(int64_t tile_m, int64_t tile_n, int64_t M, int64_t N, int num_sms) {
+  return ceil_div(ceil_div(M, tile_m) * ceil_div(N, tile_n), num_sms) * tile_m * tile_n;
+}
+
 // Clusters of `split` CTAs (one CTA per SM) that are resident at once. For the
 // 132-SM H100 / H200 these are cudaOccupancyMaxActiveClusters of both Hopper
 // programs, measured on the H200 (2026-11-30): GPC sizes keep clusters of 4 and
@@ -77,12 +83,20 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // From M = 4096 the three-consumer 192 x 128 program keeps the tensor cores
 // busier (H200, 2026-11-30, M = 8192: 2-6% faster than the two-set 128 x 128
 // program; at M = 2048 mixed, at M = 512 slower).
-Program choose_sm90(int64_t M, int64_t N) {
+// Below that, 128 x 128 tiles unless the same three-consumer program on 192
+// weight rows x 128 tokens leaves the busiest SM no more work (fewer waves of
+// larger tiles: M = 512, N = 6144 is 128 tiles, one wave, instead of 192; H200,
+// 2026-11-30: 24.1 against 32.0 us).
+Program choose_sm90(int64_t M, int64_t N, int num_sms) {
   if (N <= kHopperSwapNarrowMaxN && M <= kHopperSwapNarrowMaxM)
     return M <= 64 ? Program::kHopperSwap64x64 : Program::kHopperSwap64x128;
   if (M <= kHopperSwapMaxM || (M <= kHopperSwapWideMaxM && N <= kHopperSwapWideMaxN))
     return Program::kHopperSwap128x64;
-  return M >= kHopperWideTileMinM ? Program::kHopper192x128 : Program::kHopper128x128;
+  if (M >= kHopperWideTileMinM) return Program::kHopper192x128;
+  const int64_t square = busiest_sm_work(128, 128, M, N, num_sms);
+  const int64_t turned = busiest_sm_work(128, 192, M, N, num_sms);
+  return turned * 100 <= square * kHopperSwap192MaxWorkPercent ? Program::kHopperSwap192x128
+                                                                : Program::kHopper128x128;
 }
 
 // SM100 / SM103, as the seed states it (docs/contract.md section 4):
@@ -142,6 +156,7 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
     case Program::kHopperSwap128x64: hopper<sm90::ShapeSwap128x64>(p, program, M, N, K, num_sms, split); break;
     case Program::kHopperSwap64x64: hopper<sm90::ShapeSwap64x64>(p, program, M, N, K, num_sms, split); break;
     case Program::kHopperSwap64x128: hopper<sm90::ShapeSwap64x128>(p, program, M, N, K, num_sms, split); break;
+    case Program::kHopperSwap192x128: hopper<sm90::ShapeSwap192x128>(p, program, M, N, K, num_sms, split); break;
     default: throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) +
                                    " is not a Hopper program");
   }
@@ -182,6 +197,7 @@ const char* program_name(Program program) {
     case Program::kHopperSwap128x64: return "fp8_hopper_swap_128x64";
     case Program::kHopperSwap64x64: return "fp8_hopper_swap_64x64";
     case Program::kHopperSwap64x128: return "fp8_hopper_swap_64x128";
+    case Program::kHopperSwap192x128: return "fp8_hopper_swap_192x128";
     case Program::kBlackwellStatic: return "fp8_blackwell_static";
     case Program::kBlackwellL2Point: return "fp8_blackwell_l2_point";
     case Program::kBlackwellTileM: return "fp8_blackwell_tile_m";
@@ -196,7 +212,7 @@ Plan plan(int64_t M, int64_t N, int64_t K, int64_t r, Arch arch, int num_sms) {
        << ", K=" << K << ", r=" << r << ", num_sms=" << num_sms << ")";
     throw InvalidArgument(os.str());
   }
-  if (arch == Arch::SM90) return plan_sm90_program(choose_sm90(M, N), M, N, K, num_sms);
+  if (arch == Arch::SM90) return plan_sm90_program(choose_sm90(M, N, num_sms), M, N, K, num_sms);
   Plan p{};
   p.arch = arch;
   plan_blackwell(p, arch, M, N, K, num_sms);

@@ -60,6 +60,10 @@ using ShapeSwap128x64 = ProgramShape<128, 64, true>;
 using ShapeSwap64x64 = ProgramShape<64, 64, true>;
 // The same on 128 tokens: each weight tile is read once for up to 128 tokens.
 using ShapeSwap64x128 = ProgramShape<64, 128, true>;
+// Three consumer warpgroups on 192 weight rows x 128 tokens: the 192 x 128 tile
+// turned along N, for mid-size M where it fills one more wave of SMs than 128 x 128
+// tiles do (M = 512, N = 6144: 128 tiles instead of 192 on 132 SMs).
+using ShapeSwap192x128 = ProgramShape<192, 128, true>;
 
 
 // Tiles walk this many tiles along M before moving along N (grouped raster):

@@ -76,6 +76,7 @@ void launch(const Plan& plan, const MmFp8LoraArgs& args, cudaStream_t stream) {
     case Program::kHopperSwap128x64: return launch_shape<ShapeSwap128x64>(plan, args, stream);
     case Program::kHopperSwap64x64: return launch_shape<ShapeSwap64x64>(plan, args, stream);
     case Program::kHopperSwap64x128: return launch_shape<ShapeSwap64x128>(plan, args, stream);
+    case Program::kHopperSwap192x128: return launch_shape<ShapeSwap192x128>(plan, args, stream);
     default: throw UnsupportedArchitecture(std::string("cake: ") + program_name(plan.program) +
                                            " is not a Hopper program");
   }

@@ -45,6 +45,7 @@ extern template int max_active_clusters<Shape192x128>(int);
 extern template int max_active_clusters<ShapeSwap128x64>(int);
 extern template int max_active_clusters<ShapeSwap64x64>(int);
 extern template int max_active_clusters<ShapeSwap64x128>(int);
+extern template int max_active_clusters<ShapeSwap192x128>(int);
 extern template void run_program<Shape128x128>(const TensorMaps&, const ProgramParams&, int, int,
                                                cudaStream_t);
 extern template void run_program<Shape192x128>(const TensorMaps&, const ProgramParams&, int, int,
@@ -55,5 +56,7 @@ extern template void run_program<ShapeSwap64x64>(const TensorMaps&, const Progra
                                                  cudaStream_t);
 extern template void run_program<ShapeSwap64x128>(const TensorMaps&, const ProgramParams&, int, int,
                                                   cudaStream_t);
+extern template void run_program<ShapeSwap192x128>(const TensorMaps&, const ProgramParams&, int, int,
+                                                   cudaStream_t);
 
 }  // namespace cake::sm90

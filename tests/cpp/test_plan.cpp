@@ -124,6 +124,27 @@ TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
   EXPECT_EQ(program(192, 4104), Program::kHopper128x128);
 }
 
+TEST(PlanSm90, TurnedWideTileWhenItSavesWaves) {
+  auto program = [](int64_t M, int64_t N, int sms = 132) {
+    return cake::plan(M, N, 4096, 64, Arch::SM90, sms).program;
+  };
+  // M = 512, N = 6144: 192 tiles of 128 x 128 are 2 waves (32768 output elements on
+  // the busiest SM); 128 tiles of 192 x 128 are one (24576).
+  EXPECT_EQ(program(512, 6144), Program::kHopperSwap192x128);
+  EXPECT_EQ(program(300, 6152), Program::kHopperSwap192x128);  // 147 tiles against 99
+  // More work on the busiest SM: the two-set 128 x 128 program.
+  EXPECT_EQ(program(512, 4096), Program::kHopper128x128);   // one wave either way
+  EXPECT_EQ(program(512, 8192), Program::kHopper128x128);   // two waves either way
+  EXPECT_EQ(program(512, 6144, 192), Program::kHopper128x128);  // 192 SMs: one wave of 128 x 128
+  // At the threshold (kHopperSwap192MaxWorkPercent = 100): M = 2048, N = 6144 is
+  // 768 tiles (6 waves, 98304 elements) against 512 (4 waves, 98304); N = 6400 is
+  // 800 (7 waves, 114688) against 544 (5 waves, 122880).
+  EXPECT_EQ(program(2048, 6144), Program::kHopperSwap192x128);
+  EXPECT_EQ(program(2048, 6400), Program::kHopper128x128);
+  // From kHopperWideTileMinM the 192 x 128 program, whatever the waves.
+  EXPECT_EQ(program(cake::kHopperWideTileMinM, 6144), Program::kHopper192x128);
+}
+
 TEST(PlanSm90, OneProgramPlannedOnAnyShape) {
   // plan() is the choice of program plus plan_sm90_program for it.
   for (int64_t M : {1, 64, 65, 4096}) {
