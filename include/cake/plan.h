@@ -90,11 +90,14 @@ inline constexpr int64_t kHopperSwapNarrowMaxM = 128;
 inline constexpr int64_t kHopperSwapNarrowMaxN = 8192;
 // From this M on, the 192 x 128 program (three consumer warpgroups).
 inline constexpr int64_t kHopperWideTileMinM = 4096;
-// Below that (and past the swap programs), fp8_hopper_swap_192x128 instead of
+// Below that (and past the swap programs), the three-consumer program on 192-row
+// tiles (fp8_hopper_192x128 along M, or fp8_hopper_swap_192x128 along N, whichever
+// leaves the busiest SM fewer output elements; along M on ties) instead of
 // fp8_hopper_128x128 when its busiest SM computes at most this percentage of the
-// output elements the 128 x 128 tiling gives it (at equal work the three-consumer
-// program is the faster one: H200, M = 2048, N = 6144: 85.9 against 94.2 us).
-inline constexpr int64_t kHopperSwap192MaxWorkPercent = 100;
+// output elements the 128 x 128 tiling gives it: per element the three-consumer
+// program is the faster one (H200: M = 2048, N = 6144, equal work: 85.9 against
+// 94.2 us; M = 2048, N = 28672, 102%: 467-469 against 506).
+inline constexpr int64_t kHopperWideTileMaxWorkPercent = 105;
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs, the largest whose clusters (one per tile) are all resident at once and
 // that leaves every CTA at least one 128-deep K block.

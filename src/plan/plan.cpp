@@ -83,10 +83,11 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // From M = 4096 the three-consumer 192 x 128 program keeps the tensor cores
 // busier (H200, 2026-11-30, M = 8192: 2-6% faster than the two-set 128 x 128
 // program; at M = 2048 mixed, at M = 512 slower).
-// Below that, 128 x 128 tiles unless the same three-consumer program on 192
-// weight rows x 128 tokens leaves the busiest SM no more work (fewer waves of
-// larger tiles: M = 512, N = 6144 is 128 tiles, one wave, instead of 192; H200,
-// 2026-11-30: 24.1 against 32.0 us).
+// Below that, 128 x 128 tiles unless the three-consumer program on 192-row tiles
+// (along M, or turned along N) leaves the busiest SM about as much work or less
+// (kHopperWideTileMaxWorkPercent): fewer waves of larger tiles, e.g. M = 512,
+// N = 6144 is 128 tiles of 192 weight rows x 128 tokens, one wave, instead of 192
+// tiles of 128 x 128 (H200, 2026-11-30: 24.1 against 32.0 us).
 Program choose_sm90(int64_t M, int64_t N, int num_sms) {
   if (N <= kHopperSwapNarrowMaxN && M <= kHopperSwapNarrowMaxM)
     return M <= 64 ? Program::kHopperSwap64x64 : Program::kHopperSwap64x128;
@@ -94,9 +95,10 @@ Program choose_sm90(int64_t M, int64_t N, int num_sms) {
     return Program::kHopperSwap128x64;
   if (M >= kHopperWideTileMinM) return Program::kHopper192x128;
   const int64_t square = busiest_sm_work(128, 128, M, N, num_sms);
-  const int64_t turned = busiest_sm_work(128, 192, M, N, num_sms);
-  return turned * 100 <= square * kHopperSwap192MaxWorkPercent ? Program::kHopperSwap192x128
-                                                                : Program::kHopper128x128;
+  const int64_t tall = busiest_sm_work(192, 128, M, N, num_sms);    // fp8_hopper_192x128
+  const int64_t turned = busiest_sm_work(128, 192, M, N, num_sms);  // fp8_hopper_swap_192x128
+  if (std::min(tall, turned) * 100 > square * kHopperWideTileMaxWorkPercent) return Program::kHopper128x128;
+  return tall <= turned ? Program::kHopper192x128 : Program::kHopperSwap192x128;
 }
 
 // SM100 / SM103, as the seed states it (docs/contract.md section 4):

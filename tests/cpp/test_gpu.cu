@@ -182,8 +182,10 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // 128 x 128 on fewer rows than a tile: a short box of a
                                            Shape{100, 8200, 400, 32, true},
                                            Shape{4100, 136, 272, 32, true},
-                                           // fp8_hopper_swap_192x128 with a tail in every dimension
-                                           Shape{300, 6152, 400, 64, true}),
+                                           // fp8_hopper_192x128 at mid M and fp8_hopper_swap_192x128,
+                                           // with a tail in every dimension
+                                           Shape{300, 6152, 400, 64, true},
+                                           Shape{500, 6152, 400, 128, false}),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            const Shape& s = i.param;
                            return "M" + std::to_string(s.M) + "_N" + std::to_string(s.N) + "_K" +

@@ -130,17 +130,23 @@ TEST(PlanSm90, TurnedWideTileWhenItSavesWaves) {
   };
   // M = 512, N = 6144: 192 tiles of 128 x 128 are 2 waves (32768 output elements on
   // the busiest SM); 128 tiles of 192 x 128 are one (24576).
+  // (192 x 128 along M: 144 tiles, two waves.)
   EXPECT_EQ(program(512, 6144), Program::kHopperSwap192x128);
-  EXPECT_EQ(program(300, 6152), Program::kHopperSwap192x128);  // 147 tiles against 99
+  EXPECT_EQ(program(500, 6152), Program::kHopperSwap192x128);  // 196 tiles; 147 along M, 132 turned
+  // Along M when that is no more work: M = 300, N = 6152 is 98 tiles of 192 x 128
+  // and 99 turned (one wave each) against 147 of 128 x 128.
+  EXPECT_EQ(program(300, 6152), Program::kHopper192x128);
   // More work on the busiest SM: the two-set 128 x 128 program.
   EXPECT_EQ(program(512, 4096), Program::kHopper128x128);   // one wave either way
   EXPECT_EQ(program(512, 8192), Program::kHopper128x128);   // two waves either way
+  EXPECT_EQ(program(2048, 4096), Program::kHopper128x128);  // 4 waves against 3 (112%)
   EXPECT_EQ(program(512, 6144, 192), Program::kHopper128x128);  // 192 SMs: one wave of 128 x 128
-  // At the threshold (kHopperSwap192MaxWorkPercent = 100): M = 2048, N = 6144 is
-  // 768 tiles (6 waves, 98304 elements) against 512 (4 waves, 98304); N = 6400 is
-  // 800 (7 waves, 114688) against 544 (5 waves, 122880).
-  EXPECT_EQ(program(2048, 6144), Program::kHopperSwap192x128);
-  EXPECT_EQ(program(2048, 6400), Program::kHopper128x128);
+  // At the threshold (kHopperWideTileMaxWorkPercent = 105): M = 2048, N = 28672 is
+  // 3584 tiles (28 waves, 458752 elements) against 2464 along M and 2400 turned
+  // (19 waves, 466944: 101.8%); M = 512 is 896 tiles (7 waves, 114688) against 600
+  // turned (5 waves, 122880: 107%).
+  EXPECT_EQ(program(2048, 28672), Program::kHopper192x128);
+  EXPECT_EQ(program(512, 28672), Program::kHopper128x128);
   // From kHopperWideTileMinM the 192 x 128 program, whatever the waves.
   EXPECT_EQ(program(cake::kHopperWideTileMinM, 6144), Program::kHopper192x128);
 }

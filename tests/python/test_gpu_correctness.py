@@ -54,7 +54,8 @@ def test_grid(M, N, K):
 
 @pytest.mark.parametrize("r", RANKS)
 @pytest.mark.parametrize("bias", [False, True])
-@pytest.mark.parametrize("M,N,K", [(65, 136, 4096), (1, 4104, 16400), (300, 264, 1040), (300, 6152, 400)])
+@pytest.mark.parametrize("M,N,K", [(65, 136, 4096), (1, 4104, 16400), (300, 264, 1040), (300, 6152, 400),
+                                   (500, 6152, 400)])
 def test_every_rank_with_and_without_bias(M, N, K, r, bias):
     run_and_check(make_problem(M, N, K, r=r, bias=bias, seed=7 * M + r))
 
