@@ -27,7 +27,9 @@ const char* dtype_name(DType dtype);
 struct TensorDesc {
   const void* data = nullptr;
   DType dtype = DType::kOther;
-  std::string dtype_label;  // the binding's own name of the dtype, for messages
+  // The binding's own names of the dtype and device, for messages only (a binding
+  // may leave them empty until a rule fails; cake then names what it knows).
+  std::string dtype_label;
   int ndim = 0;
   int64_t shape[4] = {0, 0, 0, 0};
   int64_t strides[4] = {0, 0, 0, 0};

@@ -34,7 +34,15 @@ std::string strides_str(const TensorDesc& t) {
   return os.str();
 }
 
-const std::string& label(const TensorDesc& t) { return t.dtype_label; }
+std::string dtype_label(const TensorDesc& t) {
+  if (!t.dtype_label.empty()) return t.dtype_label;
+  return t.dtype == DType::kOther ? "another dtype" : dtype_name(t.dtype);
+}
+
+std::string device_label(const TensorDesc& t) {
+  if (!t.device_label.empty()) return t.device_label;
+  return t.on_cuda ? "cuda:" + std::to_string(t.device) : "a device that is not CUDA";
+}
 
 std::string hex(const void* p) {
   std::ostringstream os;
@@ -52,13 +60,13 @@ int64_t numel(const TensorDesc& t) {
 void expect(const char* op, const char* name, const TensorDesc& t, DType dtype, int ndim,
             const char* rank_hint, const TensorDesc* same_device_as, const char* other_name) {
   if (t.dtype != dtype)
-    fail(op, name, " must be ", dtype_name(dtype), " (got ", label(t), ")");
+    fail(op, name, " must be ", dtype_name(dtype), " (got ", dtype_label(t), ")");
   if (ndim >= 0 && t.ndim != ndim)
     fail(op, name, " must be ", ndim, "-D ", rank_hint, " (got ", t.ndim, "-D ", shape_str(t), ")");
-  if (!t.on_cuda) fail(op, name, " must be on a CUDA device (got ", t.device_label, ")");
+  if (!t.on_cuda) fail(op, name, " must be on a CUDA device (got ", device_label(t), ")");
   if (same_device_as && t.device != same_device_as->device)
-    fail(op, name, " must be on the same device as ", other_name, " (", same_device_as->device_label,
-         ") (got ", t.device_label, ")");
+    fail(op, name, " must be on the same device as ", other_name, " (", device_label(*same_device_as),
+         ") (got ", device_label(t), ")");
 }
 
 void expect_scalar(const char* op, const char* name, const TensorDesc& t, const TensorDesc& a) {

@@ -55,21 +55,25 @@ cake::DType dtype_of(DLDataType t) {
   return cake::DType::kOther;
 }
 
-cake::TensorDesc describe(const TensorView& t) {
+// `labels`: also the dtype and device names the messages use. A call builds them
+// only once a rule has failed (they cost string work on every call otherwise).
+cake::TensorDesc describe(const TensorView& t, bool labels) {
   cake::TensorDesc d;
   d.data = static_cast<const char*>(t.data_ptr()) + t.byte_offset();
   d.dtype = dtype_of(t.dtype());
-  d.dtype_label = std::string(tvm::ffi::DLDataTypeToString(t.dtype()));
   d.ndim = t.ndim();
   const DLDevice dev = t.device();
   d.on_cuda = dev.device_type == kDLCUDA;
   d.device = dev.device_id;
-  if (d.on_cuda)
-    d.device_label = "cuda:" + std::to_string(d.device);
-  else if (dev.device_type == kDLCPU)
-    d.device_label = "cpu";
-  else
-    d.device_label = "device type " + std::to_string(dev.device_type);
+  if (labels) {
+    d.dtype_label = std::string(tvm::ffi::DLDataTypeToString(t.dtype()));
+    if (d.on_cuda)
+      d.device_label = "cuda:" + std::to_string(d.device);
+    else if (dev.device_type == kDLCPU)
+      d.device_label = "cpu";
+    else
+      d.device_label = "device type " + std::to_string(dev.device_type);
+  }
   if (d.ndim > 4) return d;  // the rank check fails before any shape is read
   for (int i = 0; i < d.ndim; ++i) {
     d.shape[i] = t.size(i);
@@ -78,9 +82,9 @@ cake::TensorDesc describe(const TensorView& t) {
   return d;
 }
 
-std::optional<cake::TensorDesc> describe(const Optional<TensorView>& view) {
+std::optional<cake::TensorDesc> describe(const Optional<TensorView>& view, bool labels) {
   if (!view.has_value()) return std::nullopt;
-  return describe(view.value());
+  return describe(view.value(), labels);
 }
 
 // Both Python entry points: `op` ("mm_fp8_lora" or "mm_fp8") names the call in
@@ -93,19 +97,30 @@ void gemm(String op, TensorView a, TensorView b, TensorView a_scale, TensorView 
   translate_errors([&] {
     cake::check_options(name.c_str(), std::string(backend),
                         enable_pdl.has_value() ? std::optional<bool>(*enable_pdl) : std::nullopt);
-    cake::MmTensors t;
-    t.a = describe(a);
-    t.b = describe(b);
-    t.a_scale = describe(a_scale);
-    t.b_scale = describe(b_scale);
-    t.lora_scale = describe(lora_scale);
-    if (t.lora_scale) {
-      t.d = describe(d);
-      t.lora_b = describe(lora_b);
+    auto tensors = [&](bool labels) {
+      cake::MmTensors t;
+      t.a = describe(a, labels);
+      t.b = describe(b, labels);
+      t.a_scale = describe(a_scale, labels);
+      t.b_scale = describe(b_scale, labels);
+      t.lora_scale = describe(lora_scale, labels);
+      if (t.lora_scale) {
+        t.d = describe(d, labels);
+        t.lora_b = describe(lora_b, labels);
+      }
+      t.bias = describe(bias, labels);
+      t.out = describe(out, labels);
+      return t;
+    };
+    const cake::MmTensors t = tensors(false);
+    cake::CheckedTensors c;
+    try {
+      c = cake::check_tensors(name.c_str(), t);
+    } catch (const cake::InvalidArgument&) {
+      // The rules are pure: run them again on described names for the message.
+      cake::check_tensors(name.c_str(), tensors(true));
+      throw;
     }
-    t.bias = describe(bias);
-    t.out = describe(out);
-    const cake::CheckedTensors c = cake::check_tensors(name.c_str(), t);
     cake::DeviceGuard guard(c.device);
     auto stream = static_cast<cudaStream_t>(TVMFFIEnvGetStream(kDLCUDA, c.device));
     if (t.lora_scale)

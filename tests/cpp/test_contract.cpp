@@ -303,6 +303,29 @@ TEST(TensorRules, Devices) {
   EXPECT_RULE(check(t), "bias must be on the same device as a");
 }
 
+// A binding may describe tensors without names (the Python binding does until a
+// rule fails); the messages then name what cake knows.
+TEST(TensorRules, MessagesWithoutTheBindingsNames) {
+  auto unnamed = [] {
+    auto t = valid_tensors();
+    for (TensorDesc* x : {&t.a, &t.b, &t.a_scale, &t.b_scale, &*t.lora_scale, &*t.d, &*t.lora_b, &*t.bias, &t.out})
+      x->dtype_label.clear(), x->device_label.clear();
+    return t;
+  };
+  auto t = unnamed();
+  t.a.dtype = DType::kBFloat16;
+  EXPECT_RULE(check(t), "a must be float8_e4m3fn (got bfloat16)");
+  t = unnamed();
+  t.b.dtype = DType::kOther;
+  EXPECT_RULE(check(t), "b must be float8_e4m3fn (got another dtype)");
+  t = unnamed();
+  t.a.on_cuda = false;
+  EXPECT_RULE(check(t), "a must be on a CUDA device (got a device that is not CUDA)");
+  t = unnamed();
+  t.b.device = 1;
+  EXPECT_RULE(check(t), "b must be on the same device as a (cuda:0) (got cuda:1)");
+}
+
 TEST(TensorRules, ShapesAgree) {
   auto t = valid_tensors();
   t.b = tensor(DType::kFloat8E4M3, {128, 272}, 0x2000000000);
