@@ -33,7 +33,8 @@ enum class Program {
   // SM90, up to 128 tokens: the swap program on 64 weight rows x 128 tokens.
   kHopperSwap64x128,
   // SM90, mid-size M: three consumer warpgroups on 192 weight rows x 128 tokens,
-  // when that tiling fills the SMs in fewer waves than 128 x 128.
+  // when that tiling leaves the busiest SM no more than 105% of the work of
+  // 128 x 128 tiles (kHopperWideTileMaxWorkPercent) and less than 192 x 128.
   kHopperSwap192x128,
   // Blackwell (SM100 / SM103): static persistent program on CTA-pair tiles.
   kBlackwellStatic,

@@ -80,9 +80,8 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 //    128-row tiles; M = 128, N = 6144: 13.2 against 15.7 with 128 x 128; at
 //    N = 28672 the 128-row programs are as fast or faster).
 //  - Otherwise M <= 64, or M <= 192 on N <= 4096: 128-row weight tiles, 64 tokens.
-// From M = 4096 the three-consumer 192 x 128 program keeps the tensor cores
-// busier (H200, 2026-11-30, M = 8192: 2-6% faster than the two-set 128 x 128
-// program; at M = 2048 mixed, at M = 512 slower).
+// From M = 4096 the three-consumer 192 x 128 program, always (H200, 2026-11-30,
+// M = 8192: 2-6% faster than the two-set 128 x 128 program).
 // Below that, 128 x 128 tiles unless the three-consumer program on 192-row tiles
 // (along M, or turned along N) leaves the busiest SM about as much work or less
 // (kHopperWideTileMaxWorkPercent): fewer waves of larger tiles, e.g. M = 512,
