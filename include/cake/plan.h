@@ -78,15 +78,15 @@ struct Plan {
 };
 
 // Hopper program choice: the swap programs (weights on wgmma's M side) on 64-row
-// weight tiles for M <= kHopperSwapNarrowMaxM when N <= kHopperSwapNarrowMaxN; on
-// 128-row weight tiles for M <= kHopperSwapMaxM, and for M <= kHopperSwapWideMaxM
+// weight tiles for M <= kHopperSwapMaxM, and for M <= kHopperSwapNarrowMaxM when
+// N <= kHopperSwapNarrowMaxN; on 128-row weight tiles for M <= kHopperSwapWideMaxM
 // when N <= kHopperSwapWideMaxN.
 inline constexpr int64_t kHopperSwapMaxM = 64;
 inline constexpr int64_t kHopperSwapWideMaxM = 192;
 inline constexpr int64_t kHopperSwapWideMaxN = 4096;
 // Up to kHopperSwapNarrowMaxM tokens on at most kHopperSwapNarrowMaxN weight rows:
-// the swap programs on 64-row weight tiles (twice the CTAs, each weight tile read
-// once): 64 x 64 up to 64 tokens, 64 x 128 up to 128.
+// the swap program on 64-row weight tiles 128 tokens wide (twice the CTAs of
+// 128-row tiles, each weight tile read once).
 inline constexpr int64_t kHopperSwapNarrowMaxM = 128;
 inline constexpr int64_t kHopperSwapNarrowMaxN = 8192;
 // From this M on, the 192 x 128 program (three consumer warpgroups).
@@ -100,12 +100,18 @@ inline constexpr int64_t kHopperWideTileMinM = 4096;
 // 94.2 us; M = 2048, N = 28672, 102%: 467-469 against 506).
 inline constexpr int64_t kHopperWideTileMaxWorkPercent = 105;
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
-// CTAs, the largest whose clusters (one per tile) are all resident at once and
-// that leaves every CTA at least one 128-deep K block.
+// CTAs (at most the program's limit: 8 for fp8_hopper_swap_64x64, 4 for the
+// 128 x 64 and 64 x 128 swap programs, 2 for the others), the largest whose
+// clusters (one per tile) are all resident at once and
+// that leaves every CTA at least one 128-deep K block. With more tiles than that,
+// for M <= kHopperSwapMaxM (decode), resident clusters of 2 walk the tiles when
+// that leaves the busiest SM fewer K blocks (one more per tile counted for the
+// hand-over of the partial sums).
 
 // The plan of one given Hopper program for a problem: what plan() does once it
 // has chosen the program (tiles, split-K, grid). split 0 lets the plan choose
-// split-K; 1, 2, 4 or 8 forces it (experiments that compare on one shape).
+// split-K; 1, 2, 4 or 8 forces it (experiments that compare on one shape; more
+// than the program's limit throws InvalidArgument).
 Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split = 0);
 
 // Raster block of the Blackwell L2-point program, in pair tiles.

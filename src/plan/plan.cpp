@@ -41,6 +41,29 @@ int64_t resident_clusters(int split, int num_sms) {
   return split == 2 ? num_sms / 2 : 0;
 }
 
+// Split-K for a Hopper program with `tiles` tiles of `k_blocks` K blocks each, in
+// clusters of at most max_split CTAs (the program's kMaxSplit).
+//  - One round: the largest cluster (8, 4, 2) whose clusters, one per tile, are
+//    all resident at once and leave every CTA a K block; few tiles (decode-like M,
+//    or few N tiles) then stream from most SMs (H200: 16 tiles, split 4: 13.3 us
+//    against split 2: 15.4 us).
+//  - Several rounds, for decode (weight-bound: M <= kHopperSwapMaxM): clusters of
+//    2 walking the tiles, when that leaves the busiest SM fewer K blocks, counting
+//    one more per tile for the hand-over of the partial sums: it evens out a last
+//    wave that only some SMs would stream (H200, M = 1, N = 28672: 448 tiles of 64
+//    rows, 7 rounds of 16 K blocks instead of 4 of 32). Compute-bound tiles are
+//    left whole: there the hand-over (the tile in fp32 through distributed shared
+//    memory) costs more than a K block.
+int choose_split(int64_t tiles, int64_t k_blocks, int num_sms, bool decode, int max_split) {
+  for (int s = max_split; s >= 2; s /= 2)
+    if (s <= k_blocks && tiles <= resident_clusters(s, num_sms)) return s;
+  const int64_t pairs = resident_clusters(2, num_sms);
+  if (decode && pairs > 0 && k_blocks >= 2 &&
+      ceil_div(tiles, pairs) * (ceil_div(k_blocks, 2) + 1) < ceil_div(tiles, num_sms) * k_blocks)
+    return 2;
+  return 1;
+}
+
 template <typename Shape>
 void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split) {
   p.program = program;
@@ -51,35 +74,33 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
   p.raster_group = Shape::kSwapAB ? 1 : sm90::kRasterGroup;
   set_grid(p, Shape::kTileM, Shape::kTileN, M, N, num_sms, 1);
 
-  // Few tiles (decode-like M, or few N tiles): split K over a cluster so that
-  // most SMs stream operands; one cluster per tile, all resident at once. The
-  // largest cluster that fits wins (measured faster on the H200: 16 tiles, split
-  // 4: 13.3 us against split 2: 15.4 us).
-  const int64_t k_blocks = ceil_div(K, sm90::kStageK);
-  if (split == 0) {
-    split = 1;
-    for (int s = 8; s >= 2; s /= 2)
-      if (s <= k_blocks && p.tiles <= resident_clusters(s, num_sms)) {
-        split = s;
-        break;
-      }
-  }
+  if (split == 0)
+    split = choose_split(p.tiles, ceil_div(K, sm90::kStageK), num_sms, M <= kHopperSwapMaxM, Shape::kMaxSplit);
+  if (split > Shape::kMaxSplit)
+    throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) + " splits K over at most " +
+                          std::to_string(Shape::kMaxSplit) + " CTAs (the landing stages of the others' partial " +
+                          "sums must fit its ring)");
   if (split > 1) {
+    // Persistent clusters, as many as are resident (all tiles at once where the
+    // residency of this cluster size is not known).
+    const int64_t clusters = resident_clusters(split, num_sms);
     p.split_k = split;
-    p.workers = resident_clusters(split, num_sms);
-    p.waves = ceil_div(p.tiles, std::max<int64_t>(1, p.workers));
-    p.grid = static_cast<int>(p.tiles * split);
+    p.workers = clusters > 0 ? clusters : p.tiles;
+    p.waves = ceil_div(p.tiles, p.workers);
+    p.grid = static_cast<int>(std::min(p.tiles, p.workers) * split);
   }
 }
 
 // SM90: small M is decode-like and weight-bound: swap A and B so that the
 // weights fill wgmma's 64-row side and the few tokens its N side.
-//  - Up to 128 tokens on at most 8192 weight rows: 64-row weight tiles, 64 or 128
-//    tokens wide, so that most SMs stream weights and each weight tile is read
-//    once (H200, 2026-11-30: M = 1, N = 4096, K = 4096: 8.6 us against 10.0 with
-//    128-row tiles; M = 128, N = 6144: 13.2 against 15.7 with 128 x 128; at
-//    N = 28672 the 128-row programs are as fast or faster).
-//  - Otherwise M <= 64, or M <= 192 on N <= 4096: 128-row weight tiles, 64 tokens.
+//  - Up to 64 tokens: 64-row weight tiles, so that most SMs stream weights (H200,
+//    2026-11-30: M = 1, N = 4096, K = 4096: 8.6 us against 10.0 with 128-row
+//    tiles). With the split each takes, 128-row tiles never leave the busiest SM
+//    less work, and where they leave it as much they measured no faster.
+//  - Up to 128 tokens on at most 8192 weight rows: 64-row weight tiles 128 tokens
+//    wide, each weight tile read once (M = 128, N = 6144: 13.2 against 15.7 us
+//    with 128 x 128; at N = 28672 the 128-row programs are as fast or faster).
+//  - Otherwise M <= 192 on N <= 4096: 128-row weight tiles, 64 tokens.
 // From M = 4096 the three-consumer 192 x 128 program, always (H200, 2026-11-30,
 // M = 8192: 2-6% faster than the two-set 128 x 128 program).
 // Below that, 128 x 128 tiles unless the three-consumer program on 192-row tiles
@@ -88,10 +109,9 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // N = 6144 is 128 tiles of 192 weight rows x 128 tokens, one wave, instead of 192
 // tiles of 128 x 128 (H200, 2026-11-30: 24.1 against 32.0 us).
 Program choose_sm90(int64_t M, int64_t N, int num_sms) {
-  if (N <= kHopperSwapNarrowMaxN && M <= kHopperSwapNarrowMaxM)
-    return M <= 64 ? Program::kHopperSwap64x64 : Program::kHopperSwap64x128;
-  if (M <= kHopperSwapMaxM || (M <= kHopperSwapWideMaxM && N <= kHopperSwapWideMaxN))
-    return Program::kHopperSwap128x64;
+  if (M <= kHopperSwapMaxM) return Program::kHopperSwap64x64;
+  if (N <= kHopperSwapNarrowMaxN && M <= kHopperSwapNarrowMaxM) return Program::kHopperSwap64x128;
+  if (M <= kHopperSwapWideMaxM && N <= kHopperSwapWideMaxN) return Program::kHopperSwap128x64;
   if (M >= kHopperWideTileMinM) return Program::kHopper192x128;
   const int64_t square = busiest_sm_work(128, 128, M, N, num_sms);
   const int64_t tall = busiest_sm_work(192, 128, M, N, num_sms);    // fp8_hopper_192x128

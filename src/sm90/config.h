@@ -35,8 +35,10 @@ struct ProgramShape {
   static constexpr int kThreads = 128 * (kConsumerWarpgroups + 1);
   static constexpr int kStageBytes = (kBlockP + kBlockQ) * kRowBytes;
   static constexpr int kEpilogueBytes = kBlockP * kBlockQ * 2;  // bf16 output tile
-  // Split-K partial sums (fp32) of a non-leader CTA go to its ring, idle by then.
+  // Split-K: the fp32 partial sums of a tile from one CTA of a cluster land in this
+  // many stages of the leader's ring.
   static constexpr int kPartialBytes = kBlockP * kBlockQ * 4;
+  static constexpr int kPartialStages = (kPartialBytes + kStageBytes - 1) / kStageBytes;
   static constexpr int kStagesFit = (kSmemBytes - kSmemReserved - kEpilogueBytes) / kStageBytes;
   // Deep rings matter for the weight-streaming swap programs (bytes in flight per
   // SM); 12 stages of the 64 x 64 program keep 96 KiB of weights in flight.
@@ -47,7 +49,13 @@ struct ProgramShape {
   static constexpr int kTileN = kSwapAB ? kBlockP : kBlockQ;
   static_assert(kStages >= 3, "ring too shallow");
   static_assert(kSmemUse <= kSmemBytes, "shared memory over budget");
-  static_assert(kPartialBytes <= kStages * kStageBytes, "split-K partials must fit the ring");
+  // The leader's ring holds the landing stages of all other CTAs of its cluster at
+  // once, with one stage to spare: the largest split (a power of 2, at most 8).
+  static constexpr int kMaxSplitFit = 1 + (kStages - 1) / kPartialStages;
+  static constexpr int kMaxSplit = kMaxSplitFit >= 8 ? 8 : kMaxSplitFit >= 4 ? 4 : kMaxSplitFit >= 2 ? 2 : 1;
+  static_assert(kMaxSplit >= 2, "every program can split K over a cluster of 2");
+  static_assert(kBlockP * kRowBytes % 512 == 0 && kBlockQ * kRowBytes % 512 == 0,
+                "partials are placed in 512-byte rows (one register of a warpgroup)");
 };
 
 using Shape128x128 = ProgramShape<128, 128, false>;

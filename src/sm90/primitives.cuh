@@ -110,8 +110,9 @@ __device__ __forceinline__ void named_barrier(int id, int threads) {
 }
 
 // ---------------------------------------------------------------------------------
-// Clusters (split-K): the CTAs of a cluster share a tile; the others hand their
-// partial sums to rank 0 through distributed shared memory.
+// Clusters (split-K): the CTAs of a cluster share each of their tiles; the others
+// write their partial sums into rank 0's shared memory (st.async, completing on
+// its mbarriers).
 
 __device__ __forceinline__ uint32_t cluster_rank() {
   uint32_t r;
@@ -120,10 +121,11 @@ __device__ __forceinline__ uint32_t cluster_rank() {
 }
 
 // The cluster barrier, split in its two halves (every thread of every CTA of the
-// cluster arrives once per phase): arrive releases this thread's prior memory
-// operations, wait acquires the others'.
-__device__ __forceinline__ void cluster_arrive() {
-  asm volatile("barrier.cluster.arrive.release;" ::: "memory");
+// cluster arrives once per phase). Used once, so that every CTA's mbarriers are
+// initialised before another CTA arrives on them: the initialisations are released
+// by fence.mbarrier_init, so the arrival itself is relaxed.
+__device__ __forceinline__ void cluster_arrive_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory");
 }
 __device__ __forceinline__ void cluster_wait() {
   asm volatile("barrier.cluster.wait.acquire;" ::: "memory");
@@ -136,14 +138,30 @@ __device__ __forceinline__ uint32_t map_shared_rank(uint32_t addr, uint32_t rank
   return r;
 }
 
-__device__ __forceinline__ float ld_shared_cluster_f32(uint32_t addr) {
-  float v;
-  asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(addr) : "memory");
-  return v;
+// Asynchronous store of 16 bytes to distributed shared memory (`addr` in another
+// CTA of the cluster) that completes its bytes on the mbarrier `bar` of that CTA.
+__device__ __forceinline__ void st_async_v4(uint32_t addr, float a, float b, float c, float d, uint32_t bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.f32 [%0], {%1, %2, %3, %4}, [%5];" ::"r"(
+                   addr),
+               "f"(a), "f"(b), "f"(c), "f"(d), "r"(bar)
+               : "memory");
 }
 
-__device__ __forceinline__ void st_shared_f32(uint32_t addr, float v) {
-  asm volatile("st.shared.f32 [%0], %1;" ::"r"(addr), "f"(v) : "memory");
+// a..d += the four floats at `addr` (shared memory); one block, so that the loads
+// are not gathered ahead of the additions into registers the caller lacks.
+__device__ __forceinline__ void add_shared_v4(uint32_t addr, float& a, float& b, float& c, float& d) {
+  asm volatile(
+      "{\n"
+      ".reg .f32 t<4>;\n"
+      "ld.shared.v4.f32 {t0, t1, t2, t3}, [%4];\n"
+      "add.f32 %0, %0, t0;\n"
+      "add.f32 %1, %1, t1;\n"
+      "add.f32 %2, %2, t2;\n"
+      "add.f32 %3, %3, t3;\n"
+      "}\n"
+      : "+f"(a), "+f"(b), "+f"(c), "+f"(d)
+      : "r"(addr)
+      : "memory");
 }
 
 __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {

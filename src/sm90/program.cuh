@@ -3,23 +3,29 @@
 //   out = alpha * (a @ b^T) + s * (d @ lora_b^T) [+ bias],  alpha = a_scale * b_scale
 //
 // Warp-specialised and persistent. Clusters of `split` CTAs walk the output tiles
-// (scheduler.cuh); the CTAs of a cluster share a tile and split its K loop
+// (scheduler.cuh); the CTAs of a cluster share each tile and split its K loop
 // (split = 1: one CTA per tile, no cluster). Per CTA:
 //   warpgroup 0      producer: one thread streams 128-byte-wide K slices of both
 //                    operands into a ring of shared-memory stages with TMA,
 //                    completing on mbarriers: first its share of the K loop of a/b
 //                    (FP8), then, on the cluster's leader when the adapter is on,
-//                    r/64 slices of d/lora_b (BF16) through the same ring.
+//                    r/64 slices of d/lora_b (BF16) through the same ring, and
+//                    ring stages for the other CTAs' partial sums (split-K).
 //   warpgroups 1..   consumers: each owns 64 rows of the P operand. FP8 wgmma
 //                    partial sums are promoted into an fp32 accumulator every 64 K
 //                    (Hopper's FP8 tensor-core accumulation keeps fewer bits than
 //                    fp32; config.h kMmasPerPromotion); the adapter slices then run
 //                    as BF16 wgmma into the freed promotion registers.
-//   split-K          (one tile per cluster) the other CTAs of the cluster leave their
-//                    fp32 partial sums in their shared memory; after a cluster
-//                    barrier the leader adds them in rank order (deterministic)
-//                    through distributed shared memory; a second cluster barrier
-//                    keeps the others resident until the leader has read them.
+//   split-K          the leader's producer reserves kPartialStages stages of its
+//                    ring per other CTA of the cluster, expecting their bytes, and
+//                    tells that CTA (`landing_free`); its consumers acknowledge
+//                    (`landing_taken`, so that the next tile's signal cannot come
+//                    before every warp has seen this one), write their fp32
+//                    partial sums straight from registers into those stages
+//                    (st.async, completing on the first stage's full barrier) and
+//                    go on to their next tile; the leader's consumers take the
+//                    stages like any other, rank by rank, and add the sums in rank
+//                    order (deterministic).
 //   epilogue         leader only, per consumer warpgroup: alpha*acc + s*acc_lora +
 //                    bias in fp32, rounded once to bf16, staged in swizzled shared
 //                    memory and written by a TMA store (tails clipped by TMA) that
@@ -47,8 +53,6 @@
 namespace cake::sm90 {
 
 inline constexpr int kProducerRegs = 40;
-// Named barriers: 1 + warpgroup for one consumer warpgroup, this one for all.
-inline constexpr int kBarrierAllConsumers = 8;
 // Registers per consumer thread after the producer gives its share back: the
 // 64K-register file split over the consumer warpgroups (multiple of 8, <= 232).
 constexpr uint32_t consumer_regs(int consumer_warpgroups) {
@@ -67,20 +71,23 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   constexpr int kBlockP = Shape::kBlockP;
   constexpr int kBlockQ = Shape::kBlockQ;
   constexpr int kPBytes = kBlockP * kRowBytes;
-  constexpr int kQBytes = kBlockQ * kRowBytes;
+  constexpr int kStageBytes = Shape::kStageBytes;  // P slice, then Q slice
+  constexpr int kRingBytes = kStages * kStageBytes;
   constexpr int kConsumerThreads = Shape::kConsumerWarpgroups * 128;
   constexpr int kConsumerWarps = kConsumerThreads / 32;
   constexpr int kAccRegs = kBlockQ / 2;  // 64 x kBlockQ fp32 over 128 threads
   using Ops = MmaOps<kBlockQ>;
 
-  // Shared memory: [ring of P slices][ring of Q slices][epilogue staging][barriers].
+  // Shared memory: [ring of stages, each a P slice then a Q slice][epilogue staging]
+  // [barriers]. Every slice is 1024-byte aligned (the 128-byte swizzle's period).
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t{1023});
-  uint8_t* ring_p = smem;
-  uint8_t* ring_q = ring_p + kStages * kPBytes;
-  uint8_t* epilogue = ring_q + kStages * kQBytes;  // bf16 output staging
+  uint8_t* ring = smem;
+  uint8_t* epilogue = ring + kRingBytes;  // bf16 output staging
   uint64_t* full = reinterpret_cast<uint64_t*>(epilogue + Shape::kEpilogueBytes);
   uint64_t* empty = full + kStages;
+  uint64_t* landing_free = empty + kStages;      // not the leader: its stages are reserved
+  uint64_t* landing_taken = landing_free + 1;    // leader: every other warp has seen that
 
   // Read through a shuffle so that the compiler knows it is warp-uniform: what
   // derives from it (the consumers' wgmma descriptors) then lives in uniform
@@ -105,9 +112,18 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       cutlass::arch::ClusterBarrier::init(&full[s], 1);
       cutlass::arch::ClusterBarrier::init(&empty[s], kConsumerWarps);
     }
+    if (split > 1) {
+      cutlass::arch::ClusterBarrier::init(landing_free, 1);
+      cutlass::arch::ClusterBarrier::init(landing_taken, (split - 1) * kConsumerWarps);
+    }
     cutlass::arch::fence_barrier_init();
   }
   __syncthreads();
+  if (split > 1) {
+    // Other CTAs arrive on this CTA's barriers: all are initialised first.
+    cluster_arrive_relaxed();
+    cluster_wait();
+  }
 
   grid_dependency_wait();
   // Uniform across the cluster: every thread reads the same scalar.
@@ -139,11 +155,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         cutlass::arch::ClusterBarrier::wait(&empty[stage], phase ^ 1);
         Barrier* bar = reinterpret_cast<Barrier*>(&full[stage]);
         cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], stage_bytes);
-        tma_load(mp, bar, ring_p + stage * kPBytes, k, row_p, kEvictNormal);
-        tma_load(mq, bar, ring_q + stage * kQBytes, k, row_q, kEvictNormal);
+        tma_load(mp, bar, ring + stage * kStageBytes, k, row_p, kEvictNormal);
+        tma_load(mq, bar, ring + stage * kStageBytes + kPBytes, k, row_q, kEvictNormal);
         if (++stage == kStages) stage = 0, phase ^= 1;
       };
       uint32_t tp, tq;
+      uint32_t taken_phase = 0;
+      bool signalled = false;  // landing_free given for an earlier tile
       while (scheduler.get(tp, tq)) {
         const int row_p = static_cast<int>(tp * kBlockP), row_q = static_cast<int>(tq * kBlockQ);
         for (uint32_t kb = kb_begin; kb < kb_end; ++kb)
@@ -151,23 +169,37 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         if (use_adapter)
           for (uint32_t c = 0; c < params.lora_chunks; ++c)
             load(&tm_lora_p, &tm_lora_q, static_cast<int>(c * kLoraChunk), row_p, row_q);
+        if (split > 1 && leader) {
+          // An mbarrier phase cannot be skipped: signal this tile only once every
+          // warp of the others has seen the last signal.
+          if (signalled) {
+            cutlass::arch::ClusterBarrier::wait(landing_taken, taken_phase);
+            taken_phase ^= 1;
+          }
+          signalled = true;
+          for (uint32_t r = 1; r < split; ++r) {
+            // Stages for rank r's partial sums, which it writes (and completes).
+            // All its bytes complete on the first stage's barrier.
+            for (int s = 0; s < Shape::kPartialStages; ++s) {
+              cutlass::arch::ClusterBarrier::wait(&empty[stage], phase ^ 1);
+              if (s == 0)
+                cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], Shape::kPartialBytes);
+              else
+                cutlass::arch::ClusterBarrier::arrive(&full[stage]);
+              if (++stage == kStages) stage = 0, phase ^= 1;
+            }
+            cutlass::arch::ClusterBarrier::arrive(landing_free, r, 1);
+          }
+        }
       }
       // Every load is issued: the next kernel may start its prologue.
       launch_dependents();
-    }
-    if (split > 1) {
-      // The producer warpgroup takes part in the two split-K cluster barriers.
-      cluster_arrive();
-      cluster_wait();
-      cluster_arrive();
-      cluster_wait();
     }
   } else {
     // ---------------------------------------------------------------- consumers
     constexpr uint32_t kConsumerRegs = consumer_regs(Shape::kConsumerWarpgroups);
     cutlass::arch::warpgroup_reg_alloc<kConsumerRegs>();
     const int cw = warpgroup - 1;  // this warpgroup's 64 rows of P
-    const int ct = threadIdx.x - 128;  // 0 .. kConsumerThreads-1
     const int warp = thread / 32, lane = thread % 32;
     const float alpha = *params.a_scale * *params.b_scale;
     const float s_lora = use_adapter ? *params.lora_scale : 0.0f;
@@ -184,11 +216,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     uint32_t stage = 0, phase = 0;
     // wgmma descriptors of stage 0 (this warpgroup's 64 rows of P; all of Q); a
     // stage's are these plus its offset, in the descriptors' 16-byte units.
-    const uint64_t desc_p0 = smem_desc(ring_p + cw * 64 * kRowBytes);
-    const uint64_t desc_q0 = smem_desc(ring_q);
+    const uint64_t desc_p0 = smem_desc(ring + cw * 64 * kRowBytes);
+    const uint64_t desc_q0 = smem_desc(ring + kPBytes);
     auto stage_descs = [&](uint64_t& dp, uint64_t& dq) {
-      dp = desc_p0 + stage * (kPBytes >> 4);
-      dq = desc_q0 + stage * (kQBytes >> 4);
+      dp = desc_p0 + stage * (kStageBytes >> 4);
+      dq = desc_q0 + stage * (kStageBytes >> 4);
     };
 
     auto release = [&](uint32_t s) {
@@ -213,10 +245,20 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     };
     static_assert(4 == 2 * kMmasPerPromotion, "a stage is two promotion groups, one per set");
     constexpr int kUnrollStages = 4;
-    // The split-K partial sums of a non-leader, in its ring (idle once its only
-    // tile's K loop is done): element i of consumer thread ct at word
-    // i * kConsumerThreads + ct, so that a warp touches 32 consecutive words.
-    const uint32_t partials = cute::cast_smem_ptr_to_uint(ring_p) + ct * 4;
+
+    // Split-K: rank r's partial sums land in kPartialStages consecutive stages of
+    // the leader's ring (wrapping around it), as 2048-byte blocks: block b holds
+    // registers 4b'..4b'+3 of consumer warpgroup b / (kAccRegs / 4), where
+    // b' = b % (kAccRegs / 4), 16 bytes per thread. The ring offset of block b from
+    // the landing's first stage:
+    auto landing = [&](uint32_t first_stage, int b) {
+      const uint32_t offset = first_stage * kStageBytes + b * 2048;
+      return offset >= kRingBytes ? offset - kRingBytes : offset;
+    };
+    const uint32_t ring_addr = cute::cast_smem_ptr_to_uint(ring);
+    // A non-leader follows where the leader's ring stands at the start of each tile
+    // and the phase of its own landing_free barrier.
+    uint32_t lead_stage = 0, landing_phase = 0;
 
     // One stage, two groups. Two sets: the first group into set 0; the previous
     // stage's second group (set 1, still running unless `first`) is retired and
@@ -308,28 +350,44 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       }
 
       if (split > 1) {
-        // One tile per cluster. The others leave their partial sums in their shared
-        // memory; the leader adds them in rank order once all are there.
+        // The landing blocks' places are computed here, per tile: hoisted out of the
+        // tile loop they would take registers for the whole K loop.
+        int wg = cw;
+        asm volatile("" : "+r"(wg));
         if (!leader) {
-          // The ring is free once both consumer warpgroups' instructions have
-          // finished reading it.
-          named_barrier(kBarrierAllConsumers, kConsumerThreads);
+          // Once the leader's producer has reserved this rank's stages, write the
+          // partial sums there; nothing to wait for after that. The leader's ring
+          // entries per tile: its K blocks, its adapter slices, the landing stages.
+          cutlass::arch::ClusterBarrier::wait(landing_free, landing_phase);
+          landing_phase ^= 1;
+          if (lane == 0) cutlass::arch::ClusterBarrier::arrive(landing_taken, 0, 1);
+          const uint32_t lead = k_block_at(units / split) + lead_units;
+          const uint32_t first = (lead_stage + lead + (rank - 1) * Shape::kPartialStages) % kStages;
+          lead_stage = (lead_stage + lead + (split - 1) * Shape::kPartialStages) % kStages;
+          const uint32_t bar = map_shared_rank(cute::cast_smem_ptr_to_uint(&full[first]), 0);
 #pragma unroll
-          for (int i = 0; i < kAccRegs; ++i) st_shared_f32(partials + i * kConsumerThreads * 4, acc[i]);
-        }
-        cluster_arrive();
-        cluster_wait();
-        if (!leader) {
-          cluster_arrive();  // stay resident until the leader has read the partials
-          cluster_wait();
+          for (int i = 0; i < kAccRegs; i += 4) {
+            const uint32_t at = ring_addr + landing(first, wg * (kAccRegs / 4) + i / 4) + thread * 16;
+            st_async_v4(map_shared_rank(at, 0), acc[i], acc[i + 1], acc[i + 2], acc[i + 3], bar);
+          }
           continue;
         }
-        for (uint32_t r = 1; r < split; ++r) {
-          const uint32_t remote = map_shared_rank(partials, r);
-#pragma unroll
-          for (int i = 0; i < kAccRegs; ++i) acc[i] += ld_shared_cluster_f32(remote + i * kConsumerThreads * 4);
+        // Leader: the landing stages come after this tile's K blocks and adapter
+        // slices, rank after rank (config.h kMaxSplit keeps them within the ring);
+        // add the others' sums in rank order, then release the stages.
+        const uint32_t s0 = stage;
+        for (uint32_t s = 0; s < (split - 1) * Shape::kPartialStages; ++s) {
+          cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
+          if (++stage == kStages) stage = 0, phase ^= 1;
         }
-        cluster_arrive();  // the others may leave; the leader waits at its end
+        for (uint32_t r = 1; r < split; ++r) {
+          const uint32_t first = (s0 + (r - 1) * Shape::kPartialStages) % kStages;
+#pragma unroll
+          for (int i = 0; i < kAccRegs; i += 4)
+            add_shared_v4(ring_addr + landing(first, wg * (kAccRegs / 4) + i / 4) + thread * 16, acc[i],
+                          acc[i + 1], acc[i + 2], acc[i + 3]);
+        }
+        for (uint32_t s = 0; s < (split - 1) * Shape::kPartialStages; ++s) release((s0 + s) % kStages);
       }
 
       if (scheduler.is_last()) launch_dependents();
@@ -400,10 +458,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         cute::tma_store_arrive();
       }
     }
-    if (leader) {
-      if (thread == 0) cute::tma_store_wait<0>();
-      if (split > 1) cluster_wait();
-    }
+    if (leader && thread == 0) cute::tma_store_wait<0>();
   }
 #endif
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cake/gemm.h"
+#include "sm90/launch.h"
 
 namespace {
 
@@ -84,7 +85,8 @@ struct Problem {
     }
   }
 
-  std::vector<double> reference() const {
+  // adapter = false: the base and bias only (a call without lora_scale).
+  std::vector<double> reference(bool adapter = true) const {
     std::vector<double> ref(M * N);
     const double alpha = static_cast<double>(a_scale * b_scale);
     for (int64_t m = 0; m < M; ++m)
@@ -95,7 +97,7 @@ struct Problem {
         for (int64_t j = 0; j < r; ++j)
           corr += static_cast<double>(__bfloat162float(d[m * r + j])) *
                   static_cast<double>(__bfloat162float(lora_b[n * r + j]));
-        double v = alpha * base + (r ? static_cast<double>(lora_scale) * corr : 0.0);
+        double v = alpha * base + (r && adapter ? static_cast<double>(lora_scale) * corr : 0.0);
         if (bias) v += static_cast<double>(__bfloat162float(bias_v[n]));
         ref[m * N + n] = v;
       }
@@ -130,6 +132,13 @@ struct Launch {
   std::vector<__nv_bfloat16> run(const cake::MmFp8LoraArgs& x) {
     cudaMemset(out.ptr, 0xFF, out.n * sizeof(__nv_bfloat16));  // NaN poison
     cake::mm_fp8_lora(x, nullptr);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    return out.to_host();
+  }
+  // The same with a given plan (a program and split the plan would not choose).
+  std::vector<__nv_bfloat16> run(const cake::MmFp8LoraArgs& x, const cake::Plan& plan) {
+    cudaMemset(out.ptr, 0xFF, out.n * sizeof(__nv_bfloat16));
+    cake::sm90::launch(plan, x, nullptr);
     EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     return out.to_host();
   }
@@ -237,6 +246,58 @@ TEST(Gpu, SplitKIsDeterministic) {
     }
   }
 }
+
+// Split-K clusters that walk several tiles each (more tiles than resident
+// clusters), on every program: the hand-over of the partial sums through ring
+// stages, its barrier phases and the others' arithmetic of where the leader's ring
+// stands, over rounds of tiles; every split the program allows (2, 4, 8). About
+// 100 tiles with a tail in M, N and K (528 = 4 x 128 + 16); with the adapter
+// (r = 128: the leader takes 2 adapter slices, so the K blocks split unevenly; with
+// split 4 the leader has none, with 8 some ranks have none) and without.
+struct Walk {
+  cake::Program program;
+  int64_t M, N;
+};
+
+class GpuSplitKWalk : public ::testing::TestWithParam<Walk> {};
+
+TEST_P(GpuSplitKWalk, MatchesFp64ReferenceAndRepeats) {
+  REQUIRE_SM90();
+  const Walk w = GetParam();
+  Problem p(w.M, w.N, 528, 128, true, static_cast<unsigned>(w.M + w.N));
+  Launch l(p);
+  int sms = 0;
+  CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const auto with = p.reference(true), without = p.reference(false);
+  int tried = 0;
+  for (int split : {2, 4, 8}) {
+    cake::Plan plan;
+    try {
+      plan = cake::plan_sm90_program(w.program, p.M, p.N, p.K, sms, split);
+    } catch (const cake::InvalidArgument&) {
+      continue;  // more than this program's landing stages fit in its ring
+    }
+    ++tried;
+    ASSERT_GT(plan.waves, 1) << "split " << split << ": the clusters should walk several tiles";
+    const auto first = l.run(l.args(p, l.lora_scale()), plan);
+    expect_close(first, with);
+    const auto again = l.run(l.args(p, l.lora_scale()), plan);
+    EXPECT_EQ(std::memcmp(first.data(), again.data(), first.size() * 2), 0) << "split " << split;
+    expect_close(l.run(l.args(p, nullptr), plan), without);
+  }
+  EXPECT_GE(tried, 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sm90, GpuSplitKWalk,
+                         ::testing::Values(Walk{cake::Program::kHopperSwap64x64, 37, 100 * 64 - 24},
+                                           Walk{cake::Program::kHopperSwap64x128, 100, 100 * 64 - 24},
+                                           Walk{cake::Program::kHopperSwap128x64, 50, 100 * 128 - 8},
+                                           Walk{cake::Program::kHopperSwap192x128, 200, 50 * 192 - 8},
+                                           Walk{cake::Program::kHopper128x128, 300, 34 * 128 - 8},
+                                           Walk{cake::Program::kHopper192x128, 300, 50 * 128 - 8}),
+                         [](const ::testing::TestParamInfo<Walk>& i) {
+                           return std::string(cake::program_name(i.param.program));
+                         });
 
 // ---------------------------------------------------------------- PDL chain
 // writer(i) -> cake(i) -> reader(i), all launched with programmatic dependent

@@ -24,15 +24,21 @@ TEST(PlanSm90, SmallMSwapsAB) {
     EXPECT_EQ(p.split_k, 2);  // 64 clusters of 2 are resident (66)
     EXPECT_EQ(p.grid, 128);
   }
-  for (int64_t M : {1, 64}) {  // wide weights: 128-row tiles
+  for (int64_t M : {1, 64}) {
+    // Wide weights: 448 tiles of 64 rows, walked by the 66 resident clusters of 2
+    // (7 rounds of 16 K blocks on the busiest SM against 4 of 32 unsplit, or 2 of 32
+    // on 128-row tiles of twice the size).
     const cake::Plan p = cake::plan(M, 28672, 4096, 128, Arch::SM90, 132);
-    EXPECT_EQ(p.program, Program::kHopperSwap128x64) << M;
+    EXPECT_EQ(p.program, Program::kHopperSwap64x64) << M;
     EXPECT_EQ(p.tile_m, 64);
-    EXPECT_EQ(p.tile_n, 128);
-    EXPECT_EQ(p.tiles, 224);
-    EXPECT_EQ(p.split_k, 1);
+    EXPECT_EQ(p.tile_n, 64);
+    EXPECT_EQ(p.tiles, 448);
+    EXPECT_EQ(p.split_k, 2);
+    EXPECT_EQ(p.workers, 66);
+    EXPECT_EQ(p.waves, 7);
     EXPECT_EQ(p.grid, 132);
   }
+
   for (int64_t M : {193, 256, 4095}) {
     const cake::Plan p = cake::plan(M, 4096, 4096, 128, Arch::SM90, 132);
     EXPECT_EQ(p.program, Program::kHopper128x128) << M;
@@ -67,41 +73,72 @@ TEST(PlanSm90, PersistentGridIsMinOfTilesAndSms) {
 
 TEST(PlanSm90, SplitKWhenFewTiles) {
   // 132 SMs: 66 clusters of 2, 30 of 4 and 15 of 8 are resident at once.
-  // The 128-row swap program: N / 128 tiles of one token tile.
+  // M <= 64 is the 64-row swap program: N / 64 tiles of one token tile.
   auto split = [](int64_t M, int64_t N, int64_t K, int sms = 132) {
-    const Program p = M <= 64 ? Program::kHopperSwap128x64 : cake::plan(M, N, K, 128, Arch::SM90, sms).program;
-    return cake::plan_sm90_program(p, M, N, K, sms).split_k;
+    return cake::plan(M, N, K, 128, Arch::SM90, sms).split_k;
   };
-  EXPECT_EQ(split(1, 1024, 4096), 8);    // 8 tiles
-  EXPECT_EQ(split(1, 15 * 128, 4096), 8);
-  EXPECT_EQ(split(1, 16 * 128, 4096), 4);
-  EXPECT_EQ(split(1, 30 * 128, 4096), 4);
-  EXPECT_EQ(split(1, 31 * 128, 4096), 2);
-  EXPECT_EQ(split(1, 4096, 4096), 2);    // 32 tiles
-  EXPECT_EQ(split(1, 66 * 128, 4096), 2);
-  EXPECT_EQ(split(1, 67 * 128, 4096), 1);
+  EXPECT_EQ(split(1, 8 * 64, 4096), 8);  // 8 tiles
+  EXPECT_EQ(split(1, 15 * 64, 4096), 8);
+  EXPECT_EQ(split(1, 16 * 64, 4096), 4);
+  EXPECT_EQ(split(1, 30 * 64, 4096), 4);
+  EXPECT_EQ(split(1, 31 * 64, 4096), 2);
+  EXPECT_EQ(split(1, 4096, 4096), 2);  // 64 tiles
+  EXPECT_EQ(split(1, 66 * 64, 4096), 2);
+  EXPECT_EQ(split(1, 67 * 64, 4096), 1);
   EXPECT_EQ(split(300, 4096, 4096), 1);  // 128 x 128 tiles: 3 x 32 = 96 > 66
   EXPECT_EQ(split(200, 2048, 4096), 2);  // 2 x 16 = 32 tiles
   EXPECT_EQ(split(512, 4096, 4096), 1);  // 128 tiles
   // Never more ranks than 128-deep K blocks.
-  EXPECT_EQ(split(1, 1024, 128), 1);
-  EXPECT_EQ(split(1, 1024, 256), 2);
-  EXPECT_EQ(split(1, 1024, 512), 4);
-  EXPECT_EQ(split(1, 1024, 896), 4);
-  EXPECT_EQ(split(1, 1024, 1024), 8);
+  EXPECT_EQ(split(1, 512, 128), 1);
+  EXPECT_EQ(split(1, 512, 256), 2);
+  EXPECT_EQ(split(1, 512, 512), 4);
+  EXPECT_EQ(split(1, 512, 896), 4);
+  EXPECT_EQ(split(1, 512, 1024), 8);
   // Other SM counts: clusters of 2, half the SMs.
-  EXPECT_EQ(split(1, 57 * 128, 4096, 114), 2);
-  EXPECT_EQ(split(1, 58 * 128, 4096, 114), 1);
-  EXPECT_EQ(split(1, 1024, 4096, 16), 2);
-  EXPECT_EQ(split(1, 1152, 4096, 16), 1);
+  EXPECT_EQ(split(1, 57 * 64, 4096, 114), 2);
+  EXPECT_EQ(split(1, 58 * 64, 4096, 114), 1);
+  EXPECT_EQ(split(1, 512, 4096, 16), 2);
+  EXPECT_EQ(split(1, 576, 4096, 16), 1);
+  // No more than a program's landing stages fit in its ring: 4 for the 128 x 64
+  // swap program (8 tiles would take 8), 2 for 128 x 128.
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopperSwap128x64, 1, 1024, 4096, 132).split_k, 4);
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopper128x128, 128, 512, 4096, 132).split_k, 2);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 128, 512, 4096, 132, 4), cake::InvalidArgument);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopperSwap64x128, 128, 512, 4096, 132, 8), cake::InvalidArgument);
   const cake::Plan p = cake::plan(1, 4096, 4096, 128, Arch::SM90, 132);  // 64 tiles of 64 rows
   EXPECT_EQ(p.grid, 128);
   EXPECT_EQ(p.waves, 1);
-  const cake::Plan q = cake::plan(1, 67 * 128, 4096, 128, Arch::SM90, 132);  // 128-row tiles
+  // The 128-row program on 67 tiles: one per SM, 67 SMs streaming.
+  const cake::Plan q = cake::plan_sm90_program(Program::kHopperSwap128x64, 1, 67 * 128, 4096, 132);
   EXPECT_EQ(q.grid, 67);
   EXPECT_EQ(cake::plan(1, 8192, 4096, 128, Arch::SM90, 132).split_k, 1);  // 128 tiles of 64 rows
   EXPECT_EQ(cake::plan(1, 2048, 4096, 128, Arch::SM90, 132).split_k, 2);  // 32 tiles of 64 rows
   EXPECT_EQ(cake::plan(1, 1024, 4096, 128, Arch::SM90, 132).split_k, 4);  // 16 tiles of 64 rows
+}
+
+TEST(PlanSm90, SplitKClustersWalkTilesWhenThatEvensOutWaves) {
+  // 32 K blocks; 66 clusters of 2: split when ceil(tiles / 66) * (16 + 1) is less
+  // than ceil(tiles / 132) * 32.
+  auto plan = [](int64_t tiles, int64_t K = 4096) {
+    return cake::plan_sm90_program(Program::kHopperSwap64x64, 1, tiles * 64, K, 132);
+  };
+  EXPECT_EQ(plan(66).split_k, 2);   // one round of resident clusters
+  EXPECT_EQ(plan(67).split_k, 1);   // 2 x 17 > 1 x 32
+  EXPECT_EQ(plan(132).split_k, 1);
+  EXPECT_EQ(plan(133).split_k, 2);  // 3 x 17 < 2 x 32
+  EXPECT_EQ(plan(133).grid, 132);
+  EXPECT_EQ(plan(133).waves, 3);
+  EXPECT_EQ(plan(198).split_k, 2);
+  EXPECT_EQ(plan(199).split_k, 1);  // 4 x 17 > 2 x 32
+  EXPECT_EQ(plan(264).split_k, 1);  // two whole waves
+  EXPECT_EQ(plan(265).split_k, 2);  // 5 x 17 < 3 x 32
+  EXPECT_EQ(plan(448).split_k, 2);  // 7 x 17 < 4 x 32
+  EXPECT_EQ(plan(133, 128).split_k, 1);  // one K block: nothing to split
+  // A forced split is persistent too: the resident clusters walk the tiles.
+  const cake::Plan forced = cake::plan_sm90_program(Program::kHopper128x128, 2048, 4096, 4096, 132, 2);
+  EXPECT_EQ(forced.split_k, 2);
+  EXPECT_EQ(forced.grid, 132);
+  EXPECT_EQ(forced.waves, (512 + 65) / 66);
 }
 
 TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
@@ -112,9 +149,9 @@ TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
   EXPECT_EQ(program(65, 8), Program::kHopperSwap64x128);
   EXPECT_EQ(program(128, 4104), Program::kHopperSwap64x128);
   EXPECT_EQ(program(cake::kHopperSwapNarrowMaxM, cake::kHopperSwapNarrowMaxN), Program::kHopperSwap64x128);
-  // Wider weights: 128-row tiles of 64 tokens up to 64 tokens, then 128 x 128.
-  EXPECT_EQ(program(64, cake::kHopperSwapNarrowMaxN + 8), Program::kHopperSwap128x64);
-  EXPECT_EQ(program(64, 28672), Program::kHopperSwap128x64);
+  // Wider weights: 64-row tiles up to 64 tokens, then 128 x 128.
+  EXPECT_EQ(program(64, cake::kHopperSwapNarrowMaxN + 8), Program::kHopperSwap64x64);
+  EXPECT_EQ(program(64, 28672), Program::kHopperSwap64x64);
   EXPECT_EQ(program(65, 28672), Program::kHopper128x128);
   EXPECT_EQ(program(128, cake::kHopperSwapNarrowMaxN + 8), Program::kHopper128x128);
   // 129..192 tokens on N <= 4096: 128-row weight tiles of 64 tokens.

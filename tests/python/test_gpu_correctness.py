@@ -55,7 +55,7 @@ def test_grid(M, N, K):
 @pytest.mark.parametrize("r", RANKS)
 @pytest.mark.parametrize("bias", [False, True])
 @pytest.mark.parametrize("M,N,K", [(65, 136, 4096), (1, 4104, 16400), (300, 264, 1040), (300, 6152, 400),
-                                   (500, 6152, 400)])
+                                   (500, 6152, 400), (7, 28680, 4096)])
 def test_every_rank_with_and_without_bias(M, N, K, r, bias):
     run_and_check(make_problem(M, N, K, r=r, bias=bias, seed=7 * M + r))
 
@@ -140,7 +140,8 @@ def test_plan_on_this_device():
     info = cake.gemm.device_info()
     assert info["arch"] == "sm90" and info["num_sms"] > 0
     assert cake.plan(1, 4096, 4096, 128)["program"] == "fp8_hopper_swap_64x64"
-    assert cake.plan(1, 28672, 4096, 128)["program"] == "fp8_hopper_swap_128x64"
+    decode = cake.plan(1, 28672, 4096, 128)  # clusters of 2 walking 448 tiles
+    assert decode["program"] == "fp8_hopper_swap_64x64" and decode["split_k"] == 2
     assert cake.plan(1024, 4096, 4096, 128)["program"] == "fp8_hopper_128x128"
     assert cake.plan(4096, 4096, 4096, 128)["program"] == "fp8_hopper_192x128"
     assert cake.plan(4096, 4096, 4096, 128)["workers"] == info["num_sms"]
