@@ -251,7 +251,7 @@ TEST(Gpu, SplitKIsDeterministic) {
 // clusters), on every program: the hand-over of the partial sums through ring
 // stages, its barrier phases and the others' arithmetic of where the leader's ring
 // stands, over rounds of tiles; every split the program allows (2, 4, 8). About
-// 100 tiles with a tail in M, N and K (528 = 4 x 128 + 16); with the adapter
+// 70 tiles with a tail in M, N and K (528 = 4 x 128 + 16); with the adapter
 // (r = 128: the leader takes 2 adapter slices, so the K blocks split unevenly; with
 // split 4 the leader has none, with 8 some ranks have none) and without.
 struct Walk {
@@ -289,12 +289,12 @@ TEST_P(GpuSplitKWalk, MatchesFp64ReferenceAndRepeats) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sm90, GpuSplitKWalk,
-                         ::testing::Values(Walk{cake::Program::kHopperSwap64x64, 37, 100 * 64 - 24},
-                                           Walk{cake::Program::kHopperSwap64x128, 100, 100 * 64 - 24},
-                                           Walk{cake::Program::kHopperSwap128x64, 50, 100 * 128 - 8},
-                                           Walk{cake::Program::kHopperSwap192x128, 200, 50 * 192 - 8},
-                                           Walk{cake::Program::kHopper128x128, 300, 34 * 128 - 8},
-                                           Walk{cake::Program::kHopper192x128, 300, 50 * 128 - 8}),
+                         ::testing::Values(Walk{cake::Program::kHopperSwap64x64, 37, 70 * 64 - 24},
+                                           Walk{cake::Program::kHopperSwap64x128, 100, 70 * 64 - 24},
+                                           Walk{cake::Program::kHopperSwap128x64, 50, 70 * 128 - 8},
+                                           Walk{cake::Program::kHopperSwap192x128, 200, 35 * 192 - 8},
+                                           Walk{cake::Program::kHopper128x128, 300, 24 * 128 - 8},
+                                           Walk{cake::Program::kHopper192x128, 300, 35 * 128 - 8}),
                          [](const ::testing::TestParamInfo<Walk>& i) {
                            return std::string(cake::program_name(i.param.program));
                          });
