@@ -31,6 +31,7 @@
 
 #include "cake/gemm.h"
 #include "sm90/launch.h"
+#include "sm90/programs.h"
 #include "sm90/run_program.h"
 
 namespace {
@@ -276,9 +277,7 @@ void run_cake(const cake::MmFp8LoraArgs& x, cudaStream_t stream) {
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   cake::Program prog = cake::plan(x.M, x.N, x.K, x.r, cake::Arch::SM90, sms).program;
-  for (cake::Program p :
-       {cake::Program::kHopper128x128, cake::Program::kHopper192x128, cake::Program::kHopperSwap128x64,
-        cake::Program::kHopperSwap64x64, cake::Program::kHopperSwap64x128, cake::Program::kHopperSwap192x128})
+  for (cake::Program p : cake::sm90::kPrograms)
     if (g_force_program == cake::program_name(p)) prog = p;
   cake::sm90::launch(cake::plan_sm90_program(prog, x.M, x.N, x.K, sms, g_force_split), x, stream);
 }
@@ -346,22 +345,28 @@ int run_bench(int argc, char** argv) {
     else if (arg == "--split") g_force_split = std::stoi(next());
     else if (arg == "--program") g_force_program = next();
     else if (arg == "--occupancy") {
-      for (int split : {1, 2, 4, 8})
-        std::printf("split %d: resident clusters 128x128 %d, swap 128x64 %d, swap 64x64 %d\n", split,
-                    cake::sm90::max_active_clusters<cake::sm90::Shape128x128>(split),
-                    cake::sm90::max_active_clusters<cake::sm90::ShapeSwap128x64>(split),
-                    cake::sm90::max_active_clusters<cake::sm90::ShapeSwap64x64>(split));
+      for (cake::Program p : cake::sm90::kPrograms) {
+        std::printf("%s: resident clusters of 1 / 2 / 4 / 8:", cake::program_name(p));
+        cake::sm90::with_shape(p, [](auto shape) {
+          for (int split : {1, 2, 4, 8})
+            std::printf(" %d", cake::sm90::max_active_clusters<decltype(shape)>(split));
+        });
+        std::printf("\n");
+      }
       return 0;
     }
     else {
+      std::string programs;
+      for (cake::Program p : cake::sm90::kPrograms)
+        programs += std::string(programs.empty() ? "" : "|") + cake::program_name(p);
       std::printf("usage: cake_bench [--quick] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K] [--r 32,64,128]\n"
                   "                  [--reps 15] [--out results]\n"
-                  "experiments: [--program fp8_hopper_128x128|fp8_hopper_192x128|fp8_hopper_swap_128x64|fp8_hopper_swap_64x64\n"
-                  "              |fp8_hopper_swap_64x128|fp8_hopper_swap_192x128]\n"
+                  "experiments: [--program %s]\n"
                   "             [--split S] [--occupancy]\n"
                   "             [--no-ceilings] (skip the copy / cuBLASLt ceilings: floors print nan)\n"
                   "             [--once] (profilers: each variant launched once, in the order cuBLASLt fast,\n"
-                  "                       cuBLASLt without fast accumulation, then cake; no timing)\n");
+                  "                       cuBLASLt without fast accumulation, then cake; no timing)\n",
+                  programs.c_str());
       return arg == "--help" ? 0 : 2;
     }
   }

@@ -8,6 +8,7 @@
 
 #include "cake/errors.h"
 #include "sm90/config.h"
+#include "sm90/programs.h"
 
 namespace cake {
 namespace {
@@ -171,16 +172,11 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
     throw InvalidArgument("plan_sm90_program: split must be 0 (the plan chooses), 1, 2, 4 or 8");
   Plan p{};
   p.arch = Arch::SM90;
-  switch (program) {
-    case Program::kHopper128x128: hopper<sm90::Shape128x128>(p, program, M, N, K, num_sms, split); break;
-    case Program::kHopper192x128: hopper<sm90::Shape192x128>(p, program, M, N, K, num_sms, split); break;
-    case Program::kHopperSwap128x64: hopper<sm90::ShapeSwap128x64>(p, program, M, N, K, num_sms, split); break;
-    case Program::kHopperSwap64x64: hopper<sm90::ShapeSwap64x64>(p, program, M, N, K, num_sms, split); break;
-    case Program::kHopperSwap64x128: hopper<sm90::ShapeSwap64x128>(p, program, M, N, K, num_sms, split); break;
-    case Program::kHopperSwap192x128: hopper<sm90::ShapeSwap192x128>(p, program, M, N, K, num_sms, split); break;
-    default: throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) +
-                                   " is not a Hopper program");
-  }
+  const bool hopper_program = sm90::with_shape(program, [&](auto shape) {
+    hopper<decltype(shape)>(p, program, M, N, K, num_sms, split);
+  });
+  if (!hopper_program)
+    throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) + " is not a Hopper program");
   return p;
 }
 

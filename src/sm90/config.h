@@ -74,6 +74,18 @@ using ShapeSwap64x128 = ProgramShape<64, 128, true>;
 using ShapeSwap192x128 = ProgramShape<192, 128, true>;
 
 
+// Every Hopper program: its enumerator in cake::Program (cake/plan.h) and its
+// shape. The plan, the launcher, the instantiation declarations (run_program.h)
+// and the benchmark's program list all expand this one table; programs/ holds one
+// file per program that instantiates it (a missing one fails at link time).
+#define CAKE_SM90_PROGRAMS(X)           \
+  X(kHopper128x128, Shape128x128)       \
+  X(kHopper192x128, Shape192x128)       \
+  X(kHopperSwap128x64, ShapeSwap128x64) \
+  X(kHopperSwap64x64, ShapeSwap64x64)   \
+  X(kHopperSwap64x128, ShapeSwap64x128) \
+  X(kHopperSwap192x128, ShapeSwap192x128)
+
 // Tiles walk this many tiles along M before moving along N (grouped raster):
 // CTAs resident together share both operands in L2.
 inline constexpr int kRasterGroup = 8;

@@ -9,6 +9,7 @@
 #include "launch/device.h"
 #include "launch/tensor_map.h"
 #include "sm90/config.h"
+#include "sm90/programs.h"
 #include "sm90/run_program.h"
 
 namespace cake::sm90 {
@@ -70,16 +71,10 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
 }  // namespace
 
 void launch(const Plan& plan, const MmFp8LoraArgs& args, cudaStream_t stream) {
-  switch (plan.program) {
-    case Program::kHopper128x128: return launch_shape<Shape128x128>(plan, args, stream);
-    case Program::kHopper192x128: return launch_shape<Shape192x128>(plan, args, stream);
-    case Program::kHopperSwap128x64: return launch_shape<ShapeSwap128x64>(plan, args, stream);
-    case Program::kHopperSwap64x64: return launch_shape<ShapeSwap64x64>(plan, args, stream);
-    case Program::kHopperSwap64x128: return launch_shape<ShapeSwap64x128>(plan, args, stream);
-    case Program::kHopperSwap192x128: return launch_shape<ShapeSwap192x128>(plan, args, stream);
-    default: throw UnsupportedArchitecture(std::string("cake: ") + program_name(plan.program) +
-                                           " is not a Hopper program");
-  }
+  const bool hopper_program =
+      with_shape(plan.program, [&](auto shape) { launch_shape<decltype(shape)>(plan, args, stream); });
+  if (!hopper_program)
+    throw UnsupportedArchitecture(std::string("cake: ") + program_name(plan.program) + " is not a Hopper program");
 }
 
 }  // namespace cake::sm90

@@ -40,23 +40,15 @@ void run_program(const TensorMaps& maps, const ProgramParams& params, int grid, 
 template <typename Shape>
 int max_active_clusters(int split);
 
-extern template int max_active_clusters<Shape128x128>(int);
-extern template int max_active_clusters<Shape192x128>(int);
-extern template int max_active_clusters<ShapeSwap128x64>(int);
-extern template int max_active_clusters<ShapeSwap64x64>(int);
-extern template int max_active_clusters<ShapeSwap64x128>(int);
-extern template int max_active_clusters<ShapeSwap192x128>(int);
-extern template void run_program<Shape128x128>(const TensorMaps&, const ProgramParams&, int, int,
-                                               cudaStream_t);
-extern template void run_program<Shape192x128>(const TensorMaps&, const ProgramParams&, int, int,
-                                               cudaStream_t);
-extern template void run_program<ShapeSwap128x64>(const TensorMaps&, const ProgramParams&, int, int,
-                                                  cudaStream_t);
-extern template void run_program<ShapeSwap64x64>(const TensorMaps&, const ProgramParams&, int, int,
-                                                 cudaStream_t);
-extern template void run_program<ShapeSwap64x128>(const TensorMaps&, const ProgramParams&, int, int,
-                                                  cudaStream_t);
-extern template void run_program<ShapeSwap192x128>(const TensorMaps&, const ProgramParams&, int, int,
-                                                   cudaStream_t);
+#define CAKE_SM90_EXTERN(program_, shape_)              \
+  extern template int max_active_clusters<shape_>(int); \
+  extern template void run_program<shape_>(const TensorMaps&, const ProgramParams&, int, int, cudaStream_t);
+CAKE_SM90_PROGRAMS(CAKE_SM90_EXTERN)
+#undef CAKE_SM90_EXTERN
+
+// The explicit instantiations of one program (its file in programs/).
+#define CAKE_SM90_INSTANTIATE(shape_)                                                                     \
+  template void run_program<shape_>(const TensorMaps&, const ProgramParams&, int, int, cudaStream_t); \
+  template int max_active_clusters<shape_>(int);
 
 }  // namespace cake::sm90

@@ -1,6 +1,5 @@
 #include "sm90/program_launch.cuh"
 
 namespace cake::sm90 {
-template void run_program<Shape192x128>(const TensorMaps&, const ProgramParams&, int, int, cudaStream_t);
-template int max_active_clusters<Shape192x128>(int);
+CAKE_SM90_INSTANTIATE(Shape192x128)
 }  // namespace cake::sm90
