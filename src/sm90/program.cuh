@@ -24,8 +24,8 @@
 //                    partial sums straight from registers into those stages
 //                    (st.async, completing on the first stage's full barrier) and
 //                    go on to their next tile; the leader's consumers take the
-//                    stages like any other, rank by rank, and add the sums in rank
-//                    order (deterministic).
+//                    stages like any other and add the sums in rank order
+//                    (deterministic).
 //   epilogue         leader only, per consumer warpgroup: alpha*acc + s*acc_lora +
 //                    bias in fp32, rounded once to bf16, staged in swizzled shared
 //                    memory and written by a TMA store (tails clipped by TMA) that
@@ -360,7 +360,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           // entries per tile: its K blocks, its adapter slices, the landing stages.
           cutlass::arch::ClusterBarrier::wait(landing_free, landing_phase);
           landing_phase ^= 1;
-          if (lane == 0) cutlass::arch::ClusterBarrier::arrive(landing_taken, 0, 1);
+          // (Not after the last tile: the leader no longer waits for it, and might
+          // have left by the time it arrived.)
+          if (lane == 0 && !scheduler.is_last()) cutlass::arch::ClusterBarrier::arrive(landing_taken, 0, 1);
           const uint32_t lead = k_block_at(units / split) + lead_units;
           const uint32_t first = (lead_stage + lead + (rank - 1) * Shape::kPartialStages) % kStages;
           lead_stage = (lead_stage + lead + (split - 1) * Shape::kPartialStages) % kStages;
