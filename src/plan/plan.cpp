@@ -54,7 +54,8 @@ int64_t resident_clusters(int split, int num_sms) {
 //    wave that only some SMs would stream (H200, M = 1, N = 28672: 448 tiles of 64
 //    rows, 7 rounds of 16 K blocks instead of 4 of 32). Compute-bound tiles are
 //    left whole: there the hand-over (the tile in fp32 through distributed shared
-//    memory) costs more than a K block.
+//    memory) is estimated to cost more than the one K block counted for it (not
+//    measured).
 int choose_split(int64_t tiles, int64_t k_blocks, int num_sms, bool decode, int max_split) {
   for (int s = max_split; s >= 2; s /= 2)
     if (s <= k_blocks && tiles <= resident_clusters(s, num_sms)) return s;
@@ -96,8 +97,8 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // weights fill wgmma's 64-row side and the few tokens its N side.
 //  - Up to 64 tokens: 64-row weight tiles, so that most SMs stream weights (H200,
 //    2026-11-30: M = 1, N = 4096, K = 4096: 8.6 us against 10.0 with 128-row
-//    tiles). With the split each takes, 128-row tiles never leave the busiest SM
-//    less work, and where they leave it as much they measured no faster.
+//    tiles). On the shapes worked out, 128-row tiles with their split leave the
+//    busiest SM as much work or more, and where equal they measured no faster.
 //  - Up to 128 tokens on at most 8192 weight rows: 64-row weight tiles 128 tokens
 //    wide, each weight tile read once (M = 128, N = 6144: 13.2 against 15.7 us
 //    with 128 x 128; at N = 28672 the 128-row programs are as fast or faster).

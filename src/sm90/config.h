@@ -54,8 +54,9 @@ struct ProgramShape {
   static constexpr int kMaxSplitFit = 1 + (kStages - 1) / kPartialStages;
   static constexpr int kMaxSplit = kMaxSplitFit >= 8 ? 8 : kMaxSplitFit >= 4 ? 4 : kMaxSplitFit >= 2 ? 2 : 1;
   static_assert(kMaxSplit >= 2, "every program can split K over a cluster of 2");
-  static_assert(kBlockP * kRowBytes % 512 == 0 && kBlockQ * kRowBytes % 512 == 0,
-                "partials are placed in 512-byte rows (one register of a warpgroup)");
+  static_assert(kStageBytes % 2048 == 0,
+                "partials land in 2048-byte blocks (four registers of a warpgroup) that never straddle "
+                "the end of the ring");
 };
 
 using Shape128x128 = ProgramShape<128, 128, false>;

@@ -129,16 +129,13 @@ struct Launch {
   const float* lora_scale() const { return scales.ptr + 2; }
   const float* zero(bool negative) const { return scales.ptr + (negative ? 4 : 3); }
 
-  std::vector<__nv_bfloat16> run(const cake::MmFp8LoraArgs& x) {
+  // With a plan: that program and split instead of what the launcher chooses.
+  std::vector<__nv_bfloat16> run(const cake::MmFp8LoraArgs& x, const cake::Plan* plan = nullptr) {
     cudaMemset(out.ptr, 0xFF, out.n * sizeof(__nv_bfloat16));  // NaN poison
-    cake::mm_fp8_lora(x, nullptr);
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    return out.to_host();
-  }
-  // The same with a given plan (a program and split the plan would not choose).
-  std::vector<__nv_bfloat16> run(const cake::MmFp8LoraArgs& x, const cake::Plan& plan) {
-    cudaMemset(out.ptr, 0xFF, out.n * sizeof(__nv_bfloat16));
-    cake::sm90::launch(plan, x, nullptr);
+    if (plan)
+      cake::sm90::launch(*plan, x, nullptr);
+    else
+      cake::mm_fp8_lora(x, nullptr);
     EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     return out.to_host();
   }
@@ -279,11 +276,11 @@ TEST_P(GpuSplitKWalk, MatchesFp64ReferenceAndRepeats) {
     }
     ++tried;
     ASSERT_GT(plan.waves, 1) << "split " << split << ": the clusters should walk several tiles";
-    const auto first = l.run(l.args(p, l.lora_scale()), plan);
+    const auto first = l.run(l.args(p, l.lora_scale()), &plan);
     expect_close(first, with);
-    const auto again = l.run(l.args(p, l.lora_scale()), plan);
+    const auto again = l.run(l.args(p, l.lora_scale()), &plan);
     EXPECT_EQ(std::memcmp(first.data(), again.data(), first.size() * 2), 0) << "split " << split;
-    expect_close(l.run(l.args(p, nullptr), plan), without);
+    expect_close(l.run(l.args(p, nullptr), &plan), without);
   }
   EXPECT_GE(tried, 1);
 }
