@@ -99,6 +99,10 @@ inline constexpr int64_t kHopperWideTileMinM = 4096;
 // program is the faster one (H200: M = 2048, N = 6144, equal work: 85.9 against
 // 94.2 us; M = 2048, N = 28672, 102%: 467-469 against 506).
 inline constexpr int64_t kHopperWideTileMaxWorkPercent = 105;
+// Past decode (M > kHopperSwapMaxM), the 64-row swap programs replace that choice
+// when they leave the busiest SM at most this percentage of its K-block work (few
+// tiles: M = 256, N = 1024, K = 4096 is 16 tiles of 128 x 128, 64 of 64 x 64).
+inline constexpr int64_t kHopperSmallTileMaxWorkPercent = 50;
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs (at most the program's limit: 8 for fp8_hopper_swap_64x64, 4 for the
 // 128 x 64 and 64 x 128 swap programs, 2 for the others), the largest whose

@@ -110,7 +110,7 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // (kHopperWideTileMaxWorkPercent): fewer waves of larger tiles, e.g. M = 512,
 // N = 6144 is 128 tiles of 192 weight rows x 128 tokens, one wave, instead of 192
 // tiles of 128 x 128 (H200, 2026-11-30: 24.1 against 32.0 us).
-Program choose_sm90(int64_t M, int64_t N, int num_sms) {
+Program choose_sm90_by_shape(int64_t M, int64_t N, int num_sms) {
   if (M <= kHopperSwapMaxM) return Program::kHopperSwap64x64;
   if (N <= kHopperSwapNarrowMaxN && M <= kHopperSwapNarrowMaxM) return Program::kHopperSwap64x128;
   if (M <= kHopperSwapWideMaxM && N <= kHopperSwapWideMaxN) return Program::kHopperSwap128x64;
@@ -120,6 +120,32 @@ Program choose_sm90(int64_t M, int64_t N, int num_sms) {
   const int64_t turned = busiest_sm_work(128, 192, M, N, num_sms);  // fp8_hopper_swap_192x128
   if (std::min(tall, turned) * 100 > square * kHopperWideTileMaxWorkPercent) return Program::kHopper128x128;
   return tall <= turned ? Program::kHopper192x128 : Program::kHopperSwap192x128;
+}
+
+// K blocks times output elements on the busiest SM under a plan (with its split).
+int64_t busiest_sm_k_work(const Plan& p, int64_t K) {
+  return p.waves * ceil_div(ceil_div(K, sm90::kStageK), p.split_k) * p.tile_m * p.tile_n;
+}
+
+// Few tiles past decode: the choice above sizes tiles for throughput, and with
+// few of them most SMs idle. The 64-row swap programs (more, smaller tiles, and
+// split-K) then take over when they leave the busiest SM at most
+// kHopperSmallTileMaxWorkPercent of the work, which pays for their lower speed per
+// element (H200, 2026-11-30, r = 128: M = 256, N = 1024, K = 4096: swap 64 x 64
+// 6.92 us against 12.64 for 128 x 128 tiles with split 2, a quarter of the work;
+// N = 512: 6.30 against 12.42; N = 1024, K = 14336: 15.15 against 27.30; at equal
+// work, M = 1024, N = 1024, swap 64 x 64 is 25% slower than swap 128 x 64).
+Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
+  const Program by_shape = choose_sm90_by_shape(M, N, num_sms);
+  if (M <= kHopperSwapMaxM) return by_shape;
+  int64_t best = busiest_sm_k_work(plan_sm90_program(by_shape, M, N, K, num_sms), K);
+  const int64_t limit = best * kHopperSmallTileMaxWorkPercent / 100;
+  Program chosen = by_shape;
+  for (Program small : {Program::kHopperSwap64x64, Program::kHopperSwap128x64, Program::kHopperSwap64x128}) {
+    const int64_t work = busiest_sm_k_work(plan_sm90_program(small, M, N, K, num_sms), K);
+    if (work <= limit && work < best) best = work, chosen = small;
+  }
+  return chosen;
 }
 
 // SM100 / SM103, as the seed states it (docs/contract.md section 4):
@@ -230,7 +256,7 @@ Plan plan(int64_t M, int64_t N, int64_t K, int64_t r, Arch arch, int num_sms) {
        << ", K=" << K << ", r=" << r << ", num_sms=" << num_sms << ")";
     throw InvalidArgument(os.str());
   }
-  if (arch == Arch::SM90) return plan_sm90_program(choose_sm90(M, N, num_sms), M, N, K, num_sms);
+  if (arch == Arch::SM90) return plan_sm90_program(choose_sm90(M, N, K, num_sms), M, N, K, num_sms);
   Plan p{};
   p.arch = arch;
   plan_blackwell(p, arch, M, N, K, num_sms);

@@ -64,8 +64,9 @@ TEST(PlanSm90, PersistentGridIsMinOfTilesAndSms) {
   EXPECT_STREQ(p.scheduler, "static_persistent");
   EXPECT_STREQ(p.raster, "grouped");
   p = cake::plan(300, 8, 16, 32, Arch::SM90, 132);  // K = 16: one K block, no split
-  EXPECT_EQ(p.tiles, 3);
-  EXPECT_EQ(p.grid, 3);
+  EXPECT_EQ(p.program, Program::kHopperSwap64x64);    // few tiles: 64 x 64 ones
+  EXPECT_EQ(p.tiles, 5);
+  EXPECT_EQ(p.grid, 5);
   p = cake::plan(4096, 4104, 16, 32, Arch::SM90, 114);  // an H100 PCIe
   EXPECT_EQ(p.tiles, 22 * 33);
   EXPECT_EQ(p.grid, 114);
@@ -86,7 +87,7 @@ TEST(PlanSm90, SplitKWhenFewTiles) {
   EXPECT_EQ(split(1, 66 * 64, 4096), 2);
   EXPECT_EQ(split(1, 67 * 64, 4096), 1);
   EXPECT_EQ(split(300, 4096, 4096), 1);  // 128 x 128 tiles: 3 x 32 = 96 > 66
-  EXPECT_EQ(split(200, 2048, 4096), 2);  // 2 x 16 = 32 tiles
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopper128x128, 200, 2048, 4096, 132).split_k, 2);  // 32 tiles
   EXPECT_EQ(split(512, 4096, 4096), 1);  // 128 tiles
   // Never more ranks than 128-deep K blocks.
   EXPECT_EQ(split(1, 512, 128), 1);
@@ -146,7 +147,7 @@ TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
   // 64-row weight tiles: up to 128 tokens on up to kHopperSwapNarrowMaxN weight rows.
   EXPECT_EQ(program(1, 8), Program::kHopperSwap64x64);
   EXPECT_EQ(program(64, cake::kHopperSwapNarrowMaxN), Program::kHopperSwap64x64);
-  EXPECT_EQ(program(65, 8), Program::kHopperSwap64x128);
+  EXPECT_EQ(program(65, 8), Program::kHopperSwap64x64);  // one tile of 64 x 128: two of 64 x 64 split 8
   EXPECT_EQ(program(128, 4104), Program::kHopperSwap64x128);
   EXPECT_EQ(program(cake::kHopperSwapNarrowMaxM, cake::kHopperSwapNarrowMaxN), Program::kHopperSwap64x128);
   // Wider weights: 64-row tiles up to 64 tokens, then 128 x 128.
@@ -159,6 +160,22 @@ TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
   EXPECT_EQ(program(192, 4096), Program::kHopperSwap128x64);
   EXPECT_EQ(program(193, 4096), Program::kHopper128x128);
   EXPECT_EQ(program(192, 4104), Program::kHopper128x128);
+}
+
+TEST(PlanSm90, SmallTilesWhenFewTilesPastDecode) {
+  auto program = [](int64_t M, int64_t N, int64_t K = 4096) {
+    return cake::plan(M, N, K, 128, Arch::SM90, 132).program;
+  };
+  // 16 tiles of 128 x 128 with split 2 (16 K blocks on 32 SMs) against 64 tiles
+  // of 64 x 64 with split 2: a quarter of the busiest SM's work.
+  EXPECT_EQ(program(256, 1024), Program::kHopperSwap64x64);
+  EXPECT_EQ(program(256, 1024, 14336), Program::kHopperSwap64x64);
+  EXPECT_EQ(program(512, 1024), Program::kHopperSwap64x64);  // half
+  // Equal work: the shape rule stays.
+  EXPECT_EQ(program(1024, 1024), Program::kHopper128x128);
+  EXPECT_EQ(program(512, 4096), Program::kHopper128x128);
+  EXPECT_EQ(program(128, 4096), Program::kHopperSwap64x128);
+  EXPECT_EQ(program(8192, 8192), Program::kHopper192x128);
 }
 
 TEST(PlanSm90, TurnedWideTileWhenItSavesWaves) {
