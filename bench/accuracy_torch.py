@@ -1,0 +1,83 @@
+"""The accuracy bar applied to cuBLASLt as well as to cake, on the same inputs.
+
+The SM90 programs' bar: every element within one bf16 ulp of the exact value plus
+1e-3 of the output's rms, and a relative Frobenius error at most 1.05x that of the
+exact result rounded once to bf16. This prints both measures for cake.mm_fp8 and
+for torch._scaled_mm (cuBLASLt) with and without fast accumulation, base product
+only, on the GPU tests' inputs (tests/python/reference.py), several seeds each.
+
+    python bench/accuracy_torch.py [--seeds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "python"))
+from reference import accuracy, bf16_ulp, make_problem, poisoned, reference  # noqa: E402
+
+import cake  # noqa: E402
+
+# torch._scaled_mm needs N to be a multiple of 16.
+SHAPES = [(4096, 4096, 128), (4096, 4096, 1024), (4096, 4096, 4096), (1000, 4096, 16400), (256, 1024, 65536)]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--shape", type=lambda t: tuple(int(x) for x in t.split(",")), action="append",
+                        help="M,N,K (repeatable; default: a fixed list)")
+    args = parser.parse_args()
+    if not torch.cuda.is_available():
+        print("accuracy_torch: needs a CUDA GPU", file=sys.stderr)
+        return 1
+
+    def cake_base(p):
+        out = poisoned(*p.shape[:2])
+        return cake.mm_fp8(p.a, p.b, p.a_scale, p.b_scale, out=out)
+
+    def scaled_mm(fast):
+        def run(p):
+            return torch._scaled_mm(p.a, p.b.t(), scale_a=p.a_scale, scale_b=p.b_scale,
+                                    out_dtype=torch.bfloat16, use_fast_accum=fast)
+        return run
+
+    variants = [("cake", cake_base), ("cuBLASLt", scaled_mm(False)), ("cuBLASLt fast acc.", scaled_mm(True))]
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}; worst over {args.seeds} seeds")
+    print("worst element: max |out - exact| / (1 bf16 ulp + 1e-3 rms), bar <= 1; "
+          "Frobenius: relative error / that of the exact result rounded once, bar <= 1.05")
+    print(f"{'M':>5} {'N':>5} {'K':>6} | " + " | ".join(f"{name:>27}" for name, _ in variants))
+    print(f"{'':>19} | " + " | ".join(f"{'worst element':>14} {'Frobenius':>12}" for _ in variants))
+    details = []
+    for M, N, K in args.shape or SHAPES:
+        worst = {name: [0.0, 0.0] for name, _ in variants}
+        for seed in range(args.seeds):
+            p = make_problem(M, N, K, r=0, seed=97 * seed + K)
+            ref = reference(p)
+            rms = ref.pow(2).mean().sqrt().item()
+            for name, fn in variants:
+                out = fn(p)
+                acc = accuracy(out, ref, f"{name} M={M} N={N} K={K}")
+                worst[name][1] = max(worst[name][1], acc.ratio)
+                if acc.worst_excess > worst[name][0]:
+                    worst[name][0] = acc.worst_excess
+                    err = (out.double() - ref).abs()
+                    i = (err / (bf16_ulp(ref) + 1e-3 * rms)).argmax()
+                    e, r_ = err.flatten()[i].item(), ref.flatten()[i].item()
+                    details.append(f"{name}, M={M} N={N} K={K} seed {seed}: exact {r_ / rms:+.4f} rms, "
+                                   f"error {e / rms:.2e} rms = {e / bf16_ulp(ref.flatten()[i]).item():.2f} ulp")
+            del ref
+        print(f"{M:>5} {N:>5} {K:>6} | " +
+              " | ".join(f"{worst[name][0]:>14.3f} {worst[name][1]:>12.4f}" for name, _ in variants))
+    print("\nthe worst elements (each time a variant's worst grew):")
+    for line in details:
+        print("  " + line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
