@@ -30,6 +30,8 @@ enum class Program {
   kHopperSwap128x64,
   // SM90, decode with few weight rows: the swap program on 64-row weight tiles.
   kHopperSwap64x64,
+  // SM90, up to 16 tokens: the same on 64 weight rows x 16 tokens.
+  kHopperSwap64x16,
   // SM90, up to 128 tokens: the swap program on 64 weight rows x 128 tokens.
   kHopperSwap64x128,
   // SM90, mid-size M: three consumer warpgroups on 192 weight rows x 128 tokens,
@@ -82,6 +84,9 @@ struct Plan {
 // N <= kHopperSwapNarrowMaxN; on 128-row weight tiles for M <= kHopperSwapWideMaxM
 // when N <= kHopperSwapWideMaxN.
 inline constexpr int64_t kHopperSwapMaxM = 64;
+// Up to kHopperSwapTokensMaxM tokens the 64-row weight tiles take 16 tokens (a
+// shallower token slice per stage: more weight bytes in flight per SM).
+inline constexpr int64_t kHopperSwapTokensMaxM = 16;
 inline constexpr int64_t kHopperSwapWideMaxM = 192;
 inline constexpr int64_t kHopperSwapWideMaxN = 4096;
 // Up to kHopperSwapNarrowMaxM tokens on at most kHopperSwapNarrowMaxN weight rows:

@@ -41,8 +41,8 @@ struct ProgramShape {
   static constexpr int kPartialStages = (kPartialBytes + kStageBytes - 1) / kStageBytes;
   static constexpr int kStagesFit = (kSmemBytes - kSmemReserved - kEpilogueBytes) / kStageBytes;
   // Deep rings matter for the weight-streaming swap programs (bytes in flight per
-  // SM); 12 stages of the 64 x 64 program keep 96 KiB of weights in flight.
-  static constexpr int kStages = kStagesFit > 12 ? 12 : kStagesFit;
+  // SM): 64 x 64 keeps 13 stages (104 KiB of weights), 64 x 16 22 (176 KiB).
+  static constexpr int kStages = kStagesFit > 24 ? 24 : kStagesFit;
   static constexpr int kSmemUse = kStages * kStageBytes + kEpilogueBytes + kSmemReserved;
   // Output tile in out's own coordinates.
   static constexpr int kTileM = kSwapAB ? kBlockQ : kBlockP;
@@ -67,6 +67,10 @@ using ShapeSwap128x64 = ProgramShape<128, 64, true>;
 // One consumer warpgroup on 64 weight rows: twice the CTAs of the 128-row swap
 // program, so that small-N decode streams its weights from (nearly) every SM.
 using ShapeSwap64x64 = ProgramShape<64, 64, true>;
+// The same on up to 16 tokens: a stage is 8 KiB of weights and 2 KiB of tokens, so
+// the ring keeps 176 KiB of weights in flight, and the tensor cores and the
+// promotion work on 16 token columns instead of 64.
+using ShapeSwap64x16 = ProgramShape<64, 16, true>;
 // The same on 128 tokens: each weight tile is read once for up to 128 tokens.
 using ShapeSwap64x128 = ProgramShape<64, 128, true>;
 // Three consumer warpgroups on 192 weight rows x 128 tokens: the 192 x 128 tile
@@ -84,6 +88,7 @@ using ShapeSwap192x128 = ProgramShape<192, 128, true>;
   X(kHopper192x128, Shape192x128)       \
   X(kHopperSwap128x64, ShapeSwap128x64) \
   X(kHopperSwap64x64, ShapeSwap64x64)   \
+  X(kHopperSwap64x16, ShapeSwap64x16)   \
   X(kHopperSwap64x128, ShapeSwap64x128) \
   X(kHopperSwap192x128, ShapeSwap192x128)
 

@@ -286,7 +286,8 @@ TEST_P(GpuSplitKWalk, MatchesFp64ReferenceAndRepeats) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sm90, GpuSplitKWalk,
-                         ::testing::Values(Walk{cake::Program::kHopperSwap64x64, 37, 70 * 64 - 24},
+                         ::testing::Values(Walk{cake::Program::kHopperSwap64x16, 13, 70 * 64 - 24},
+                                           Walk{cake::Program::kHopperSwap64x64, 37, 70 * 64 - 24},
                                            Walk{cake::Program::kHopperSwap64x128, 100, 70 * 64 - 24},
                                            Walk{cake::Program::kHopperSwap128x64, 50, 70 * 128 - 8},
                                            Walk{cake::Program::kHopperSwap192x128, 200, 35 * 192 - 8},

@@ -14,11 +14,13 @@ using cake::Program;
 std::string name(const cake::Plan& p) { return cake::program_name(p.program); }
 
 TEST(PlanSm90, SmallMSwapsAB) {
-  for (int64_t M : {1, 2, 16, 63, 64}) {
+  for (int64_t M : {1, 2, 16, 17, 63, 64}) {
+    // Up to 16 tokens 16-token tiles, then 64-token ones; 64 weight rows either way.
     const cake::Plan p = cake::plan(M, 4096, 4096, 128, Arch::SM90, 132);
-    EXPECT_EQ(p.program, Program::kHopperSwap64x64) << M;
+    const bool narrow = M <= cake::kHopperSwapTokensMaxM;
+    EXPECT_EQ(p.program, narrow ? Program::kHopperSwap64x16 : Program::kHopperSwap64x64) << M;
     EXPECT_TRUE(p.swap_ab);
-    EXPECT_EQ(p.tile_m, 64);
+    EXPECT_EQ(p.tile_m, narrow ? 16 : 64);
     EXPECT_EQ(p.tile_n, 64);
     EXPECT_EQ(p.tiles, 64);
     EXPECT_EQ(p.split_k, 2);  // 64 clusters of 2 are resident (66)
@@ -29,8 +31,8 @@ TEST(PlanSm90, SmallMSwapsAB) {
     // (7 rounds of 16 K blocks on the busiest SM against 4 of 32 unsplit, or 2 of 32
     // on 128-row tiles of twice the size).
     const cake::Plan p = cake::plan(M, 28672, 4096, 128, Arch::SM90, 132);
-    EXPECT_EQ(p.program, Program::kHopperSwap64x64) << M;
-    EXPECT_EQ(p.tile_m, 64);
+    EXPECT_EQ(p.program, M == 1 ? Program::kHopperSwap64x16 : Program::kHopperSwap64x64) << M;
+    EXPECT_EQ(p.tile_m, M == 1 ? 16 : 64);
     EXPECT_EQ(p.tile_n, 64);
     EXPECT_EQ(p.tiles, 448);
     EXPECT_EQ(p.split_k, 2);
@@ -145,7 +147,9 @@ TEST(PlanSm90, SplitKClustersWalkTilesWhenThatEvensOutWaves) {
 TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
   auto program = [](int64_t M, int64_t N) { return cake::plan(M, N, 4096, 64, Arch::SM90, 132).program; };
   // 64-row weight tiles: up to 128 tokens on up to kHopperSwapNarrowMaxN weight rows.
-  EXPECT_EQ(program(1, 8), Program::kHopperSwap64x64);
+  EXPECT_EQ(program(1, 8), Program::kHopperSwap64x16);
+  EXPECT_EQ(program(cake::kHopperSwapTokensMaxM, 28672), Program::kHopperSwap64x16);
+  EXPECT_EQ(program(cake::kHopperSwapTokensMaxM + 1, 8), Program::kHopperSwap64x64);
   EXPECT_EQ(program(64, cake::kHopperSwapNarrowMaxN), Program::kHopperSwap64x64);
   EXPECT_EQ(program(65, 8), Program::kHopperSwap64x64);  // one tile of 64 x 128: two of 64 x 64 split 8
   EXPECT_EQ(program(128, 4104), Program::kHopperSwap64x128);

@@ -70,9 +70,10 @@ def test_out_is_untouched_on_error():
 
 def test_plan_is_pure_and_queryable():
     p = cake.plan(1, 4096, 4096, 128, arch="sm90", num_sms=132)
-    assert p["program"] == "fp8_hopper_swap_64x64" and p["swap_ab"] and p["split_k"] == 2
+    assert p["program"] == "fp8_hopper_swap_64x16" and p["swap_ab"] and p["split_k"] == 2
+    assert cake.plan(64, 4096, 4096, 128, arch="sm90", num_sms=132)["program"] == "fp8_hopper_swap_64x64"
     decode = cake.plan(1, 28672, 4096, 128, arch="sm90", num_sms=132)
-    assert decode["program"] == "fp8_hopper_swap_64x64" and decode["split_k"] == 2 and decode["grid"] == 132
+    assert decode["program"] == "fp8_hopper_swap_64x16" and decode["split_k"] == 2 and decode["grid"] == 132
     assert cake.plan(1024, 4096, 4096, 128, arch="sm90", num_sms=132)["program"] == "fp8_hopper_128x128"
     assert cake.plan(4096, 4096, 4096, 128, arch="sm90", num_sms=132)["program"] == "fp8_hopper_192x128"
     assert cake.plan(1, 4096, 4096, 128, arch="sm100", num_sms=148)["program"] == "fp8_blackwell_static"

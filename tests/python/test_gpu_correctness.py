@@ -139,9 +139,9 @@ def test_allocates_out_on_the_current_stream():
 def test_plan_on_this_device():
     info = cake.gemm.device_info()
     assert info["arch"] == "sm90" and info["num_sms"] > 0
-    assert cake.plan(1, 4096, 4096, 128)["program"] == "fp8_hopper_swap_64x64"
+    assert cake.plan(1, 4096, 4096, 128)["program"] == "fp8_hopper_swap_64x16"
     decode = cake.plan(1, 28672, 4096, 128)  # clusters of 2 walking 448 tiles
-    assert decode["program"] == "fp8_hopper_swap_64x64" and decode["split_k"] == 2
+    assert decode["program"] == "fp8_hopper_swap_64x16" and decode["split_k"] == 2
     assert cake.plan(1024, 4096, 4096, 128)["program"] == "fp8_hopper_128x128"
     assert cake.plan(4096, 4096, 4096, 128)["program"] == "fp8_hopper_192x128"
     assert cake.plan(4096, 4096, 4096, 128)["workers"] == info["num_sms"]
