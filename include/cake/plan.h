@@ -109,10 +109,10 @@ inline constexpr int64_t kHopperWideTileMaxWorkPercent = 105;
 // tiles: M = 256, N = 1024, K = 4096 is 16 tiles of 128 x 128, 64 of 64 x 64).
 inline constexpr int64_t kHopperSmallTileMaxWorkPercent = 50;
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
-// CTAs (at most the program's limit: 8 for the 64 x 64 and 64 x 16 swap programs, 4 for the
-// 128 x 64 and 64 x 128 swap programs, 2 for the others), the largest whose
-// clusters (one per tile) are all resident at once and
-// that leaves every CTA at least one 128-deep K block. With more tiles than that,
+// CTAs (at most the program's limit: 8 for the 64 x 64 and 64 x 16 swap
+// programs, 4 for the 128 x 64 and 64 x 128 ones, 2 for the others), the largest
+// whose clusters (one per tile) are all resident at once and that leaves every
+// CTA at least one 128-deep K block. With more tiles than that,
 // for M <= kHopperSwapMaxM (decode), resident clusters of 2 walk the tiles when
 // that leaves the busiest SM fewer K blocks (one more per tile counted for the
 // hand-over of the partial sums).
