@@ -13,6 +13,11 @@ using cake::Program;
 
 std::string name(const cake::Plan& p) { return cake::program_name(p.program); }
 
+// The SM90 program the plan chooses (the rank does not enter the choice).
+Program sm90_program(int64_t M, int64_t N, int64_t K = 4096, int sms = 132) {
+  return cake::plan(M, N, K, 128, Arch::SM90, sms).program;
+}
+
 TEST(PlanSm90, SmallMSwapsAB) {
   for (int64_t M : {1, 2, 16, 17, 63, 64}) {
     // Up to 16 tokens 16-token tiles, then 64-token ones; 64 weight rows either way.
@@ -145,68 +150,61 @@ TEST(PlanSm90, SplitKClustersWalkTilesWhenThatEvensOutWaves) {
 }
 
 TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
-  auto program = [](int64_t M, int64_t N) { return cake::plan(M, N, 4096, 64, Arch::SM90, 132).program; };
   // 64-row weight tiles: up to 128 tokens on up to kHopperSwapNarrowMaxN weight rows.
-  EXPECT_EQ(program(1, 8), Program::kHopperSwap64x16);
-  EXPECT_EQ(program(cake::kHopperSwapTokensMaxM, 28672), Program::kHopperSwap64x16);
-  EXPECT_EQ(program(cake::kHopperSwapTokensMaxM + 1, 8), Program::kHopperSwap64x64);
-  EXPECT_EQ(program(64, cake::kHopperSwapNarrowMaxN), Program::kHopperSwap64x64);
-  EXPECT_EQ(program(65, 8), Program::kHopperSwap64x64);  // one tile of 64 x 128: two of 64 x 64 split 8
-  EXPECT_EQ(program(128, 4104), Program::kHopperSwap64x128);
-  EXPECT_EQ(program(cake::kHopperSwapNarrowMaxM, cake::kHopperSwapNarrowMaxN), Program::kHopperSwap64x128);
+  EXPECT_EQ(sm90_program(1, 8), Program::kHopperSwap64x16);
+  EXPECT_EQ(sm90_program(cake::kHopperSwapTokensMaxM, 28672), Program::kHopperSwap64x16);
+  EXPECT_EQ(sm90_program(cake::kHopperSwapTokensMaxM + 1, 8), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(64, cake::kHopperSwapNarrowMaxN), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(65, 8), Program::kHopperSwap64x64);  // one tile of 64 x 128: two of 64 x 64 split 8
+  EXPECT_EQ(sm90_program(128, 4104), Program::kHopperSwap64x128);
+  EXPECT_EQ(sm90_program(cake::kHopperSwapNarrowMaxM, cake::kHopperSwapNarrowMaxN), Program::kHopperSwap64x128);
   // Wider weights: 64-row tiles up to 64 tokens, then 128 x 128.
-  EXPECT_EQ(program(64, cake::kHopperSwapNarrowMaxN + 8), Program::kHopperSwap64x64);
-  EXPECT_EQ(program(64, 28672), Program::kHopperSwap64x64);
-  EXPECT_EQ(program(65, 28672), Program::kHopper128x128);
-  EXPECT_EQ(program(128, cake::kHopperSwapNarrowMaxN + 8), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(64, cake::kHopperSwapNarrowMaxN + 8), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(64, 28672), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(65, 28672), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(128, cake::kHopperSwapNarrowMaxN + 8), Program::kHopper128x128);
   // 129..192 tokens on N <= 4096: 128-row weight tiles of 64 tokens.
-  EXPECT_EQ(program(129, 4096), Program::kHopperSwap128x64);
-  EXPECT_EQ(program(192, 4096), Program::kHopperSwap128x64);
-  EXPECT_EQ(program(193, 4096), Program::kHopper128x128);
-  EXPECT_EQ(program(192, 4104), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(129, 4096), Program::kHopperSwap128x64);
+  EXPECT_EQ(sm90_program(192, 4096), Program::kHopperSwap128x64);
+  EXPECT_EQ(sm90_program(193, 4096), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(192, 4104), Program::kHopper128x128);
 }
 
 TEST(PlanSm90, SmallTilesWhenFewTilesPastDecode) {
-  auto program = [](int64_t M, int64_t N, int64_t K = 4096) {
-    return cake::plan(M, N, K, 128, Arch::SM90, 132).program;
-  };
   // 16 tiles of 128 x 128 with split 2 (16 K blocks on 32 SMs) against 64 tiles
   // of 64 x 64 with split 2: a quarter of the busiest SM's work.
-  EXPECT_EQ(program(256, 1024), Program::kHopperSwap64x64);
-  EXPECT_EQ(program(256, 1024, 14336), Program::kHopperSwap64x64);
-  EXPECT_EQ(program(512, 1024), Program::kHopperSwap64x64);  // half
+  EXPECT_EQ(sm90_program(256, 1024), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(256, 1024, 14336), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(512, 1024), Program::kHopperSwap64x64);  // half
   // Equal work: the shape rule stays.
-  EXPECT_EQ(program(1024, 1024), Program::kHopper128x128);
-  EXPECT_EQ(program(512, 4096), Program::kHopper128x128);
-  EXPECT_EQ(program(128, 4096), Program::kHopperSwap64x128);
-  EXPECT_EQ(program(8192, 8192), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(1024, 1024), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(512, 4096), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(128, 4096), Program::kHopperSwap64x128);
+  EXPECT_EQ(sm90_program(8192, 8192), Program::kHopper192x128);
 }
 
 TEST(PlanSm90, TurnedWideTileWhenItSavesWaves) {
-  auto program = [](int64_t M, int64_t N, int sms = 132) {
-    return cake::plan(M, N, 4096, 64, Arch::SM90, sms).program;
-  };
   // M = 512, N = 6144: 192 tiles of 128 x 128 are 2 waves (32768 output elements on
   // the busiest SM); 128 tiles of 192 x 128 are one (24576).
   // (192 x 128 along M: 144 tiles, two waves.)
-  EXPECT_EQ(program(512, 6144), Program::kHopperSwap192x128);
-  EXPECT_EQ(program(500, 6152), Program::kHopperSwap192x128);  // 196 tiles; 147 along M, 132 turned
+  EXPECT_EQ(sm90_program(512, 6144), Program::kHopperSwap192x128);
+  EXPECT_EQ(sm90_program(500, 6152), Program::kHopperSwap192x128);  // 196 tiles; 147 along M, 132 turned
   // Along M when that is no more work: M = 300, N = 6152 is 98 tiles of 192 x 128
   // and 99 turned (one wave each) against 147 of 128 x 128.
-  EXPECT_EQ(program(300, 6152), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(300, 6152), Program::kHopper192x128);
   // More work on the busiest SM: the two-set 128 x 128 program.
-  EXPECT_EQ(program(512, 4096), Program::kHopper128x128);   // one wave either way
-  EXPECT_EQ(program(512, 8192), Program::kHopper128x128);   // two waves either way
-  EXPECT_EQ(program(2048, 4096), Program::kHopper128x128);  // 4 waves against 3 (112%)
-  EXPECT_EQ(program(512, 6144, 192), Program::kHopper128x128);  // 192 SMs: one wave of 128 x 128
+  EXPECT_EQ(sm90_program(512, 4096), Program::kHopper128x128);   // one wave either way
+  EXPECT_EQ(sm90_program(512, 8192), Program::kHopper128x128);   // two waves either way
+  EXPECT_EQ(sm90_program(2048, 4096), Program::kHopper128x128);  // 4 waves against 3 (112%)
+  EXPECT_EQ(sm90_program(512, 6144, 4096, 192), Program::kHopper128x128);  // 192 SMs: one wave of 128 x 128
   // At the threshold (kHopperWideTileMaxWorkPercent = 105): M = 2048, N = 28672 is
   // 3584 tiles (28 waves, 458752 elements) against 2464 along M and 2400 turned
   // (19 waves, 466944: 101.8%); M = 512 is 896 tiles (7 waves, 114688) against 600
   // turned (5 waves, 122880: 107%).
-  EXPECT_EQ(program(2048, 28672), Program::kHopper192x128);
-  EXPECT_EQ(program(512, 28672), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(2048, 28672), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(512, 28672), Program::kHopper128x128);
   // From kHopperWideTileMinM the 192 x 128 program, whatever the waves.
-  EXPECT_EQ(program(cake::kHopperWideTileMinM, 6144), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(cake::kHopperWideTileMinM, 6144), Program::kHopper192x128);
 }
 
 TEST(PlanSm90, OneProgramPlannedOnAnyShape) {
