@@ -117,11 +117,19 @@ inline constexpr int64_t kHopperSmallTileMaxWorkPercent = 50;
 // that leaves the busiest SM fewer K blocks (one more per tile counted for the
 // hand-over of the partial sums).
 
+// The swap programs with one consumer warpgroup (64 weight rows) may take tiles of
+// these fewer weight rows, widest first, when that leaves the busiest SM fewer rows
+// to stream (plan.cpp hopper()).
+inline constexpr int kHopperNarrowRows[] = {56, 48, 40};
+
 // The plan of one given Hopper program for a problem: what plan() does once it
 // has chosen the program (tiles, split-K, grid). split 0 lets the plan choose
 // split-K; 1, 2, 4 or 8 forces it (experiments that compare on one shape; more
-// than the program's limit throws InvalidArgument).
-Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split = 0);
+// than the program's limit throws InvalidArgument). rows 0 lets the plan choose
+// the rows of P per tile (the operand on wgmma's 64-row side); otherwise the
+// program's block, or for the one-warpgroup swap programs a multiple of 8 below it.
+Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split = 0,
+                       int rows = 0);
 
 // Raster block of the Blackwell L2-point program, in pair tiles.
 inline constexpr int kBlackwellRasterBlockM = 4;

@@ -34,7 +34,7 @@ EncodeTiled encode_tiled() {
 
 CUtensorMap make_tensor_map(const void* base, CUtensorMapDataType dtype, int elem_bytes,
                             uint64_t rows, uint64_t cols, uint64_t pitch_bytes, uint32_t box_rows,
-                            uint32_t box_cols) {
+                            uint32_t box_cols, CUtensorMapSwizzle swizzle) {
   CUtensorMap map{};
   const cuuint64_t dims[2] = {cols, rows};
   const cuuint64_t strides[1] = {pitch_bytes};
@@ -42,7 +42,7 @@ CUtensorMap make_tensor_map(const void* base, CUtensorMapDataType dtype, int ele
   const cuuint32_t element_strides[2] = {1, 1};
   const CUresult r = encode_tiled()(&map, dtype, 2, const_cast<void*>(base), dims, strides, box,
                                     element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                    CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                    swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) {
     std::ostringstream os;

@@ -66,22 +66,13 @@ int choose_split(int64_t tiles, int64_t k_blocks, int num_sms, bool decode, int 
   return 1;
 }
 
+// The tiles and split-K of one Hopper program whose P tiles are `rows` rows.
 template <typename Shape>
-void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split) {
-  p.program = program;
-  p.tile_k = sm90::kStageK;
-  p.swap_ab = Shape::kSwapAB;
-  p.scheduler = "static_persistent";
-  p.raster = "grouped";
-  p.raster_group = Shape::kSwapAB ? 1 : sm90::kRasterGroup;
-  set_grid(p, Shape::kTileM, Shape::kTileN, M, N, num_sms, 1);
-
+void hopper_grid(Plan& p, int64_t rows, int64_t M, int64_t N, int64_t K, int num_sms, int split) {
+  set_grid(p, Shape::kSwapAB ? Shape::kTileM : rows, Shape::kSwapAB ? rows : Shape::kTileN, M, N, num_sms, 1);
   if (split == 0)
     split = choose_split(p.tiles, ceil_div(K, sm90::kStageK), num_sms, M <= kHopperSwapMaxM, Shape::kMaxSplit);
-  if (split > Shape::kMaxSplit)
-    throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) + " splits K over at most " +
-                          std::to_string(Shape::kMaxSplit) + " CTAs (the landing stages of the others' partial " +
-                          "sums must fit its ring)");
+  p.split_k = 1;
   if (split > 1) {
     // Persistent clusters, as many as are resident (all tiles at once where the
     // residency of this cluster size is not known).
@@ -90,6 +81,61 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
     p.workers = clusters > 0 ? clusters : p.tiles;
     p.waves = ceil_div(p.tiles, p.workers);
     p.grid = static_cast<int>(std::min(p.tiles, p.workers) * split);
+  }
+}
+
+// Rows of both operands that the busiest SM streams, in 128-deep K blocks times
+// rows: its waves of tiles, each its share of the K blocks (one more for the
+// hand-over of split-K partial sums) over the tile's weight and token rows. Past
+// half the SMs, CTAs share TPCs (two SMs each) and their path to memory: each
+// SM then counts 1.5 times its rows (fitted on the H200, 2026-11-30, M = 1,
+// K = 4096: N = 1024 and 2048 run as fast or faster on 64 SMs with 64-row tiles
+// than on 104 with 40-row ones; N = 4288 faster on 108 SMs with 40 rows than on 67
+// with 64).
+int64_t busiest_sm_rows_streamed(const Plan& p, int64_t M, int64_t N, int64_t K, int num_sms) {
+  // Operands shorter than a tile stream only their rows (rounded up to 8).
+  const int64_t p_rows = std::min<int64_t>(p.swap_ab ? p.tile_n : p.tile_m, ceil_div(p.swap_ab ? N : M, 8) * 8);
+  const int64_t q_rows = std::min<int64_t>(p.swap_ab ? p.tile_m : p.tile_n, ceil_div(p.swap_ab ? M : N, 8) * 8);
+  const int64_t k_share = ceil_div(ceil_div(K, sm90::kStageK), p.split_k) + (p.split_k > 1 ? 1 : 0);
+  const int64_t rows = p.waves * k_share * (p_rows + q_rows);
+  return p.grid > num_sms / 2 ? rows * 3 / 2 : rows;
+}
+
+// The 64-row swap programs stream weights: their tiles may take fewer weight rows
+// than the 64 that wgmma computes (config.h kNarrowTiles; the rows past them are
+// never loaded nor stored), so that tiles spread over more SMs where 64-row tiles
+// leave many idle. The rows (kHopperNarrowRows) that leave the busiest SM the
+// fewest rows to stream; the widest on ties. H200, 2026-11-30, r = 128, K = 4096:
+// N = 6144 is 96 tiles of 64 rows or 128 of 48: M = 1 9.30 against 10.47 us,
+// M = 64 10.17 against 11.26; M = 1, N = 28672: 512 tiles of 56 rows unsplit
+// instead of 448 of 64 in split-K pairs, 32.67 against 34.15.
+template <typename Shape>
+void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split, int rows) {
+  p.program = program;
+  p.tile_k = sm90::kStageK;
+  p.swap_ab = Shape::kSwapAB;
+  p.scheduler = "static_persistent";
+  p.raster = "grouped";
+  p.raster_group = Shape::kSwapAB ? 1 : sm90::kRasterGroup;
+  if (split > Shape::kMaxSplit)
+    throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) + " splits K over at most " +
+                          std::to_string(Shape::kMaxSplit) + " CTAs (the landing stages of the others' partial " +
+                          "sums must fit its ring)");
+  constexpr bool narrowable = Shape::kNarrowTiles;
+  if (rows != 0 && !(rows == Shape::kBlockP || (narrowable && rows % 8 == 0 && rows >= 8 && rows < Shape::kBlockP)))
+    throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) + " takes tiles of " +
+                          std::to_string(Shape::kBlockP) + " rows" +
+                          (narrowable ? " or fewer, a multiple of 8" : "") + " (got " + std::to_string(rows) + ")");
+  if (rows != 0) return hopper_grid<Shape>(p, rows, M, N, K, num_sms, split);
+
+  hopper_grid<Shape>(p, Shape::kBlockP, M, N, K, num_sms, split);
+  if (!narrowable) return;
+  int64_t best = busiest_sm_rows_streamed(p, M, N, K, num_sms);
+  for (int narrow : kHopperNarrowRows) {
+    Plan q = p;
+    hopper_grid<Shape>(q, narrow, M, N, K, num_sms, split);
+    const int64_t work = busiest_sm_rows_streamed(q, M, N, K, num_sms);
+    if (work < best) best = work, p = q;
   }
 }
 
@@ -198,13 +244,13 @@ void plan_blackwell(Plan& p, Arch arch, int64_t M, int64_t N, int64_t K, int num
 
 }  // namespace
 
-Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split) {
+Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split, int rows) {
   if (split < 0 || split > 8 || (split & (split - 1)))
     throw InvalidArgument("plan_sm90_program: split must be 0 (the plan chooses), 1, 2, 4 or 8");
   Plan p{};
   p.arch = Arch::SM90;
   const bool hopper_program = sm90::with_shape(program, [&](auto shape) {
-    hopper<decltype(shape)>(p, program, M, N, K, num_sms, split);
+    hopper<decltype(shape)>(p, program, M, N, K, num_sms, split, rows);
   });
   if (!hopper_program)
     throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) + " is not a Hopper program");

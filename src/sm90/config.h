@@ -44,6 +44,10 @@ struct ProgramShape {
   // SM): 64 x 64 keeps 13 stages (104 KiB of weights), 64 x 16 22 (176 KiB).
   static constexpr int kStages = kStagesFit > 24 ? 24 : kStagesFit;
   static constexpr int kSmemUse = kStages * kStageBytes + kEpilogueBytes + kSmemReserved;
+  // Narrow tiles: a swap program with one consumer warpgroup may take tiles of fewer
+  // weight rows than the 64 that wgmma computes (the plan's choice). Not the 64 x 128
+  // one: at its 232 registers the narrow epilogue spills (H200: 25% slower at M = 128).
+  static constexpr bool kNarrowTiles = kSwapAB && kConsumerWarpgroups == 1 && kBlockQ <= 64;
   // Output tile in out's own coordinates.
   static constexpr int kTileM = kSwapAB ? kBlockQ : kBlockP;
   static constexpr int kTileN = kSwapAB ? kBlockP : kBlockQ;

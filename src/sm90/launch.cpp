@@ -35,9 +35,12 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
                            kLoraChunk);
   };
 
-  // An operand with fewer rows than its block (decode, small M): boxes of just
-  // those rows, rounded up to 8.
-  const int p_rows = static_cast<int>(std::min<int64_t>(Shape::kBlockP, (rows_p + 7) / 8 * 8));
+  // An operand with fewer rows than its tile (decode, small M): boxes of just
+  // those rows, rounded up to 8. P tiles may be narrower than the block (the plan's
+  // weight rows for the one-warpgroup swap programs).
+  const int64_t tile_p = swap ? plan.tile_n : plan.tile_m;
+  const bool narrow = tile_p < Shape::kBlockP;
+  const int p_rows = static_cast<int>(std::min<int64_t>(tile_p, (rows_p + 7) / 8 * 8));
   const int q_rows = static_cast<int>(std::min<int64_t>(Shape::kBlockQ, (rows_q + 7) / 8 * 8));
   TensorMaps maps{};
   maps.p = fp8(swap ? static_cast<const void*>(a.b) : a.a, rows_p, swap ? ldb : lda, p_rows);
@@ -46,9 +49,12 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
     maps.lora_p = bf16(swap ? a.lora_b : a.d, rows_p, p_rows);
     maps.lora_q = bf16(swap ? a.d : a.lora_b, rows_q, q_rows);
   }
-  // Each consumer warpgroup stores 64 rows of P: a 64 (M) x 64 (N) box either way.
+  // Each consumer warpgroup stores 64 rows of P: a 64 (M) x 64 (N) box either way,
+  // staged in 128-byte swizzled rows. Narrow tiles store their p_rows columns of
+  // out, staged as plain rows of that many columns.
   maps.out = make_tensor_map(a.out, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, a.M, a.N, a.N * 2,
-                             swap ? Shape::kBlockQ : 64, 64);
+                             swap ? Shape::kBlockQ : 64, narrow ? p_rows : 64,
+                             narrow ? CU_TENSOR_MAP_SWIZZLE_NONE : CU_TENSOR_MAP_SWIZZLE_128B);
 
   ProgramParams params{};
   params.tiles_p = static_cast<uint32_t>(swap ? plan.tiles_n : plan.tiles_m);
@@ -61,6 +67,7 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
   params.split = static_cast<uint32_t>(plan.split_k);
   params.p_rows = static_cast<uint32_t>(p_rows);
   params.q_rows = static_cast<uint32_t>(q_rows);
+  params.narrow = narrow;
   params.a_scale = a.a_scale;
   params.b_scale = a.b_scale;
   params.lora_scale = a.lora_scale;

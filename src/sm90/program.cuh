@@ -71,6 +71,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   constexpr int kBlockP = Shape::kBlockP;
   constexpr int kBlockQ = Shape::kBlockQ;
   constexpr int kPBytes = kBlockP * kRowBytes;
+  // P tiles start every p_step rows: the block, or narrow tiles' p_rows.
+  const uint32_t p_step = Shape::kNarrowTiles ? params.p_rows : kBlockP;
   constexpr int kStageBytes = Shape::kStageBytes;  // P slice, then Q slice
   constexpr int kRingBytes = kStages * kStageBytes;
   constexpr int kConsumerThreads = Shape::kConsumerWarpgroups * 128;
@@ -163,7 +165,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       uint32_t taken_phase = 0;
       bool signalled = false;  // landing_free given for an earlier tile
       while (scheduler.get(tp, tq)) {
-        const int row_p = static_cast<int>(tp * kBlockP), row_q = static_cast<int>(tq * kBlockQ);
+        const int row_p = static_cast<int>(tp * p_step), row_q = static_cast<int>(tq * kBlockQ);
         for (uint32_t kb = kb_begin; kb < kb_end; ++kb)
           load(&tm_p, &tm_q, static_cast<int>(kb * kStageK), row_p, row_q);
         if (use_adapter)
@@ -401,6 +403,14 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       if (thread == 0) cute::tma_store_wait<0>();
       named_barrier(1 + cw, 128);
 
+      // Swap programs stage out transposed, a row of 64 P columns per token: 128
+      // swizzled bytes; narrow tiles stage plain rows of their p_rows columns (the
+      // rows past them belong to the next tile and are not staged).
+      const bool narrow = Shape::kNarrowTiles && params.narrow;
+      const uint32_t out_pitch = narrow ? params.p_rows * 2 : kRowBytes;
+      const int out_swizzle = narrow ? 0 : 7;
+      const int out_rows = narrow ? static_cast<int>(params.p_rows) : 64;
+
       // Thread layout of a 64 x N wgmma accumulator: element (row, col) with
       // row = 16*warp + lane/4 + 8*h and col = 8*j + 2*(lane%4) + e lives in
       // register 4*j + 2*h + e.
@@ -429,7 +439,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
             st_shared_u32(addr, pack_bf16x2(v[0], v[1]));
           } else {
             // out row = Q column (token), out column = P row (weight row).
-            const uint32_t n = tp * kBlockP + cw * 64 + row;
+            const uint32_t n = tp * p_step + cw * 64 + row;
             if (params.bias != nullptr && n < params.n) {
               const float bn = __bfloat162float(params.bias[n]);
               v[0] += bn;
@@ -438,10 +448,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
               const int m = col + e;
-              const uint32_t addr =
-                  buf_addr + m * kRowBytes + (((row / 8) ^ (m % 8)) * 16) + (row % 8) * 2;
+              const uint32_t addr = buf_addr + m * out_pitch + (((row / 8) ^ (m % 8 & out_swizzle)) * 16) + (row % 8) * 2;
               const __nv_bfloat16 hv = __float2bfloat16_rn(v[e]);
-              st_shared_u16(addr, *reinterpret_cast<const uint16_t*>(&hv));
+              if (row < out_rows) st_shared_u16(addr, *reinterpret_cast<const uint16_t*>(&hv));
             }
           }
         }
@@ -453,9 +462,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #pragma unroll
           for (int box = 0; box < kBlockQ / 64; ++box)
             tma_store(&tm_out, buf + box * 64 * kRowBytes, static_cast<int>(tq * kBlockQ + box * 64),
-                      static_cast<int>(tp * kBlockP + cw * 64));
+                      static_cast<int>(tp * p_step + cw * 64));
         } else {
-          tma_store(&tm_out, buf, static_cast<int>(tp * kBlockP + cw * 64), static_cast<int>(tq * kBlockQ));
+          tma_store(&tm_out, buf, static_cast<int>(tp * p_step + cw * 64), static_cast<int>(tq * kBlockQ));
         }
         cute::tma_store_arrive();
       }

@@ -20,11 +20,14 @@ struct ProgramParams {
   uint32_t lora_steps;   // r / 16: BF16 wgmma instructions over the whole rank
   uint32_t n;            // columns of out (bias length)
   uint32_t split;        // CTAs per cluster sharing a tile's K loop (1: no cluster)
-  uint32_t p_rows, q_rows;  // rows of one P / Q box: the block, or fewer when the operand is shorter
+  // Rows of one P / Q box: the tile, or fewer when the operand is shorter. P tiles
+  // start every p_rows rows.
+  uint32_t p_rows, q_rows;
   const float* a_scale;
   const float* b_scale;
   const float* lora_scale;    // nullptr: adapter off
   const __nv_bfloat16* bias;  // nullptr: no bias
+  bool narrow;  // P tiles narrower than the block (config.h kNarrowTiles)
 };
 
 struct TensorMaps {

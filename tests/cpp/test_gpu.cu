@@ -191,7 +191,10 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // fp8_hopper_192x128 at mid M and fp8_hopper_swap_192x128,
                                            // with a tail in every dimension
                                            Shape{300, 6152, 400, 64, true},
-                                           Shape{500, 6152, 400, 128, false}),
+                                           Shape{500, 6152, 400, 128, false},
+                                           // narrow tiles: 48 weight rows (129 tiles, the last of 8)
+                                           Shape{3, 6152, 272, 64, true},
+                                           Shape{64, 6152, 400, 128, true}),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            const Shape& s = i.param;
                            return "M" + std::to_string(s.M) + "_N" + std::to_string(s.N) + "_K" +
@@ -254,6 +257,7 @@ TEST(Gpu, SplitKIsDeterministic) {
 struct Walk {
   cake::Program program;
   int64_t M, N;
+  int rows = 0;  // P rows per tile (0: the plan's choice)
 };
 
 class GpuSplitKWalk : public ::testing::TestWithParam<Walk> {};
@@ -270,7 +274,7 @@ TEST_P(GpuSplitKWalk, MatchesFp64ReferenceAndRepeats) {
   for (int split : {2, 4, 8}) {
     cake::Plan plan;
     try {
-      plan = cake::plan_sm90_program(w.program, p.M, p.N, p.K, sms, split);
+      plan = cake::plan_sm90_program(w.program, p.M, p.N, p.K, sms, split, w.rows);
     } catch (const cake::InvalidArgument&) {
       continue;  // more than this program's landing stages fit in its ring
     }
@@ -286,15 +290,19 @@ TEST_P(GpuSplitKWalk, MatchesFp64ReferenceAndRepeats) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sm90, GpuSplitKWalk,
-                         ::testing::Values(Walk{cake::Program::kHopperSwap64x16, 13, 70 * 64 - 24},
-                                           Walk{cake::Program::kHopperSwap64x64, 37, 70 * 64 - 24},
+                         ::testing::Values(Walk{cake::Program::kHopperSwap64x16, 13, 70 * 64 - 24, 64},
+                                           Walk{cake::Program::kHopperSwap64x64, 37, 70 * 64 - 24, 64},
                                            Walk{cake::Program::kHopperSwap64x128, 100, 70 * 64 - 24},
                                            Walk{cake::Program::kHopperSwap128x64, 50, 70 * 128 - 8},
                                            Walk{cake::Program::kHopperSwap192x128, 200, 35 * 192 - 8},
                                            Walk{cake::Program::kHopper128x128, 300, 24 * 128 - 8},
-                                           Walk{cake::Program::kHopper192x128, 300, 35 * 128 - 8}),
+                                           Walk{cake::Program::kHopper192x128, 300, 35 * 128 - 8},
+                                           // narrow tiles of 40 and 56 weight rows
+                                           Walk{cake::Program::kHopperSwap64x16, 13, 70 * 40 - 24, 40},
+                                           Walk{cake::Program::kHopperSwap64x64, 37, 70 * 56 - 24, 56}),
                          [](const ::testing::TestParamInfo<Walk>& i) {
-                           return std::string(cake::program_name(i.param.program));
+                           return std::string(cake::program_name(i.param.program)) +
+                                  (i.param.rows ? "_rows" + std::to_string(i.param.rows) : "");
                          });
 
 // ---------------------------------------------------------------- PDL chain

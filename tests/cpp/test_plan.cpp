@@ -31,13 +31,13 @@ TEST(PlanSm90, SmallMSwapsAB) {
     EXPECT_EQ(p.split_k, 2);  // 64 clusters of 2 are resident (66)
     EXPECT_EQ(p.grid, 128);
   }
-  for (int64_t M : {1, 64}) {
-    // Wide weights: 448 tiles of 64 rows, walked by the 66 resident clusters of 2
-    // (7 rounds of 16 K blocks on the busiest SM against 4 of 32 unsplit, or 2 of 32
-    // on 128-row tiles of twice the size).
-    const cake::Plan p = cake::plan(M, 28672, 4096, 128, Arch::SM90, 132);
-    EXPECT_EQ(p.program, M == 1 ? Program::kHopperSwap64x16 : Program::kHopperSwap64x64) << M;
-    EXPECT_EQ(p.tile_m, M == 1 ? 16 : 64);
+  {
+    // Wide weights, 64 tokens: 448 tiles of 64 rows, walked by the 66 resident
+    // clusters of 2 (7 rounds of 16 K blocks on the busiest SM against 4 of 32
+    // unsplit, or 2 of 32 on 128-row tiles of twice the size).
+    const cake::Plan p = cake::plan(64, 28672, 4096, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopperSwap64x64);
+    EXPECT_EQ(p.tile_m, 64);
     EXPECT_EQ(p.tile_n, 64);
     EXPECT_EQ(p.tiles, 448);
     EXPECT_EQ(p.split_k, 2);
@@ -128,7 +128,7 @@ TEST(PlanSm90, SplitKClustersWalkTilesWhenThatEvensOutWaves) {
   // 32 K blocks; 66 clusters of 2: split when ceil(tiles / 66) * (16 + 1) is less
   // than ceil(tiles / 132) * 32.
   auto plan = [](int64_t tiles, int64_t K = 4096) {
-    return cake::plan_sm90_program(Program::kHopperSwap64x64, 1, tiles * 64, K, 132);
+    return cake::plan_sm90_program(Program::kHopperSwap64x64, 1, tiles * 64, K, 132, 0, 64);
   };
   EXPECT_EQ(plan(66).split_k, 2);   // one round of resident clusters
   EXPECT_EQ(plan(67).split_k, 1);   // 2 x 17 > 1 x 32
@@ -147,6 +147,53 @@ TEST(PlanSm90, SplitKClustersWalkTilesWhenThatEvensOutWaves) {
   EXPECT_EQ(forced.split_k, 2);
   EXPECT_EQ(forced.grid, 132);
   EXPECT_EQ(forced.waves, (512 + 65) / 66);
+}
+
+TEST(PlanSm90, NarrowWeightTilesWhereSixtyFourRowsLeaveSmsIdle) {
+  struct Case {
+    int64_t M, N, K;
+    int rows;
+    int64_t tiles;
+    int split;
+  };
+  // Rows the busiest SM streams (K blocks x weight and token rows, 1.5x past 66
+  // CTAs), against 64-row tiles.
+  for (const Case c : {
+           Case{1, 6144, 4096, 48, 128, 1},   // 96 tiles of 64 on 132 SMs: 32 x 72 x 1.5 against 32 x 56 x 1.5
+           Case{16, 6144, 4096, 48, 128, 1},
+           Case{64, 6144, 4096, 48, 128, 1},  // 32 x 128 x 1.5 against 32 x 112 x 1.5
+           Case{3, 6152, 272, 48, 129, 1},    // a tail of 8 rows
+           Case{1, 28672, 4096, 56, 512, 1},  // 7 x 17 x 72 (split-K pairs) against 4 x 32 x 64
+           Case{1, 4288, 4096, 40, 108, 1},   // 67 tiles of 64: 32 x 72 x 1.5 against 32 x 48 x 1.5
+           Case{64, 28672, 4096, 64, 448, 2},  // 7 x 17 x 128 against 4 x 32 x 120
+           Case{1, 4096, 4096, 64, 64, 2},     // 64 tiles in split-K pairs: every SM streams
+           Case{1, 2048, 4096, 64, 32, 2},     // 64 SMs, a TPC each: 17 x 72, 52 tiles of 40 tie
+           Case{1, 1024, 4096, 64, 16, 4},     // 9 x 72, 26 tiles of 40 tie
+           Case{1, 8192, 8192, 64, 128, 1},
+           Case{1, 40, 4096, 64, 1, 8},  // one tile, whatever its rows
+       }) {
+    const cake::Plan p = cake::plan(c.M, c.N, c.K, 128, Arch::SM90, 132);
+    EXPECT_TRUE(p.swap_ab);
+    EXPECT_EQ(p.tile_n, c.rows) << c.M << " " << c.N;
+    EXPECT_EQ(p.tiles, c.tiles) << c.M << " " << c.N;
+    EXPECT_EQ(p.split_k, c.split) << c.M << " " << c.N;
+  }
+  // The 64 x 128 swap program keeps its 64 rows (its epilogue has no registers for
+  // narrow tiles); so do the others.
+  EXPECT_EQ(cake::plan(128, 6144, 4096, 128, Arch::SM90, 132).program, Program::kHopperSwap64x128);
+  EXPECT_EQ(cake::plan(128, 6144, 4096, 128, Arch::SM90, 132).tile_n, 64);
+  // Forced rows: a multiple of 8 up to the block, narrower only on the programs
+  // that allow it.
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopperSwap64x16, 1, 6144, 4096, 132, 0, 64).tiles, 96);
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopperSwap64x64, 1, 6144, 4096, 132, 2, 40).tiles, 154);
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopperSwap64x64, 1, 6144, 4096, 132, 2, 40).split_k, 2);
+  for (int rows : {-8, 4, 44, 72, 128})
+    EXPECT_THROW(cake::plan_sm90_program(Program::kHopperSwap64x16, 1, 6144, 4096, 132, 0, rows),
+                 cake::InvalidArgument)
+        << rows;
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopperSwap64x128, 1, 6144, 4096, 132, 0, 48), cake::InvalidArgument);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 256, 6144, 4096, 132, 0, 64), cake::InvalidArgument);
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopper128x128, 256, 6144, 4096, 132, 0, 128).tile_m, 128);
 }
 
 TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
