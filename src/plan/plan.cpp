@@ -84,31 +84,33 @@ void hopper_grid(Plan& p, int64_t rows, int64_t M, int64_t N, int64_t K, int num
   }
 }
 
-// Rows of both operands that the busiest SM streams, in 128-deep K blocks times
-// rows: its waves of tiles, each its share of the K blocks (one more for the
-// hand-over of split-K partial sums) over the tile's weight and token rows. Past
-// half the SMs, CTAs share TPCs (two SMs each) and their path to memory: each
-// SM then counts 1.5 times its rows (fitted on the H200, 2026-11-30, M = 1,
-// K = 4096: N = 1024 and 2048 run as fast or faster on 64 SMs with 64-row tiles
-// than on 104 with 40-row ones; N = 4288 faster on 108 SMs with 40 rows than on 67
-// with 64).
+// What the busiest SM of a swap program streams, in 128-deep K blocks times rows:
+// its waves of tiles, each its share of the K blocks (one more for the hand-over
+// of split-K partial sums) over the tile's weight rows, from memory, and half its
+// token rows, which every CTA reads again from L2. Past half the SMs, CTAs share
+// TPCs (two SMs each) and their path to memory: each SM then counts 1.6 times its
+// rows. Fitted on the H200 (2026-11-30, r = 128, K = 4096): M = 1, N = 1024 and
+// 2048 run as fast or faster on 64 SMs with 64-row tiles than on 104 with 40-row
+// ones, N = 4288 faster on 108 SMs with 40 rows than on 67 with 64; M = 64,
+// N = 28672: 512 tiles of 56 rows unsplit 34.50 us against 448 of 64 in split-K
+// pairs 36.18.
 int64_t busiest_sm_rows_streamed(const Plan& p, int64_t M, int64_t N, int64_t K, int num_sms) {
   // Operands shorter than a tile stream only their rows (rounded up to 8).
-  const int64_t p_rows = std::min<int64_t>(p.swap_ab ? p.tile_n : p.tile_m, ceil_div(p.swap_ab ? N : M, 8) * 8);
-  const int64_t q_rows = std::min<int64_t>(p.swap_ab ? p.tile_m : p.tile_n, ceil_div(p.swap_ab ? M : N, 8) * 8);
+  const int64_t weights = std::min<int64_t>(p.tile_n, ceil_div(N, 8) * 8);
+  const int64_t tokens = std::min<int64_t>(p.tile_m, ceil_div(M, 8) * 8);
   const int64_t k_share = ceil_div(ceil_div(K, sm90::kStageK), p.split_k) + (p.split_k > 1 ? 1 : 0);
-  const int64_t rows = p.waves * k_share * (p_rows + q_rows);
-  return p.grid > num_sms / 2 ? rows * 3 / 2 : rows;
+  const int64_t rows2 = p.waves * k_share * (2 * weights + tokens);  // twice the rows counted
+  return p.grid > num_sms / 2 ? rows2 * 8 / 5 : rows2;
 }
 
 // The 64-row swap programs stream weights: their tiles may take fewer weight rows
 // than the 64 that wgmma computes (config.h kNarrowTiles; the rows past them are
 // never loaded nor stored), so that tiles spread over more SMs where 64-row tiles
 // leave many idle. The rows (kHopperNarrowRows) that leave the busiest SM the
-// fewest rows to stream; the widest on ties. H200, 2026-11-30, r = 128, K = 4096:
-// N = 6144 is 96 tiles of 64 rows or 128 of 48: M = 1 9.30 against 10.47 us,
-// M = 64 10.17 against 11.26; M = 1, N = 28672: 512 tiles of 56 rows unsplit
-// instead of 448 of 64 in split-K pairs, 32.67 against 34.15.
+// least to stream (above); the widest on ties. H200, 2026-11-30, r = 128,
+// K = 4096: N = 6144 is 96 tiles of 64 rows or 128 of 48: M = 1 9.30 against
+// 10.47 us, M = 64 10.17 against 11.26; M = 1, N = 28672: 512 tiles of 56 rows
+// unsplit instead of 448 of 64 in split-K pairs, 32.67 against 34.15.
 template <typename Shape>
 void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split, int rows) {
   p.program = program;

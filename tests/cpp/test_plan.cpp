@@ -32,11 +32,10 @@ TEST(PlanSm90, SmallMSwapsAB) {
     EXPECT_EQ(p.grid, 128);
   }
   {
-    // Wide weights, 64 tokens: 448 tiles of 64 rows, walked by the 66 resident
+    // Wide weights, 64 tokens, on 64-row tiles: 448 tiles walked by the 66 resident
     // clusters of 2 (7 rounds of 16 K blocks on the busiest SM against 4 of 32
     // unsplit, or 2 of 32 on 128-row tiles of twice the size).
-    const cake::Plan p = cake::plan(64, 28672, 4096, 128, Arch::SM90, 132);
-    EXPECT_EQ(p.program, Program::kHopperSwap64x64);
+    const cake::Plan p = cake::plan_sm90_program(Program::kHopperSwap64x64, 64, 28672, 4096, 132, 0, 64);
     EXPECT_EQ(p.tile_m, 64);
     EXPECT_EQ(p.tile_n, 64);
     EXPECT_EQ(p.tiles, 448);
@@ -44,6 +43,13 @@ TEST(PlanSm90, SmallMSwapsAB) {
     EXPECT_EQ(p.workers, 66);
     EXPECT_EQ(p.waves, 7);
     EXPECT_EQ(p.grid, 132);
+    // The plan's own choice: 512 narrow tiles of 56 rows, 4 whole waves unsplit.
+    const cake::Plan q = cake::plan(64, 28672, 4096, 128, Arch::SM90, 132);
+    EXPECT_EQ(q.program, Program::kHopperSwap64x64);
+    EXPECT_EQ(q.tile_n, 56);
+    EXPECT_EQ(q.tiles, 512);
+    EXPECT_EQ(q.split_k, 1);
+    EXPECT_EQ(q.waves, 4);
   }
 
   for (int64_t M : {193, 256, 4095}) {
@@ -156,20 +162,22 @@ TEST(PlanSm90, NarrowWeightTilesWhereSixtyFourRowsLeaveSmsIdle) {
     int64_t tiles;
     int split;
   };
-  // Rows the busiest SM streams (K blocks x weight and token rows, 1.5x past 66
-  // CTAs), against 64-row tiles.
+  // What the busiest SM streams (K blocks x (weight rows + half the token rows),
+  // 1.6x past 66 CTAs), against 64-row tiles.
   for (const Case c : {
-           Case{1, 6144, 4096, 48, 128, 1},   // 96 tiles of 64 on 132 SMs: 32 x 72 x 1.5 against 32 x 56 x 1.5
+           Case{1, 6144, 4096, 48, 128, 1},  // 96 tiles of 64 rows leave 36 SMs idle
            Case{16, 6144, 4096, 48, 128, 1},
-           Case{64, 6144, 4096, 48, 128, 1},  // 32 x 128 x 1.5 against 32 x 112 x 1.5
-           Case{3, 6152, 272, 48, 129, 1},    // a tail of 8 rows
-           Case{1, 28672, 4096, 56, 512, 1},  // 7 x 17 x 72 (split-K pairs) against 4 x 32 x 64
-           Case{1, 4288, 4096, 40, 108, 1},   // 67 tiles of 64: 32 x 72 x 1.5 against 32 x 48 x 1.5
-           Case{64, 28672, 4096, 64, 448, 2},  // 7 x 17 x 128 against 4 x 32 x 120
+           Case{64, 6144, 4096, 48, 128, 1},
+           Case{3, 6152, 272, 48, 129, 1},     // a tail of 8 rows
+           Case{1, 28672, 4096, 56, 512, 1},   // 4 whole waves instead of 7 rounds of split-K pairs
+           Case{64, 28672, 4096, 56, 512, 1},
+           Case{1, 4288, 4096, 40, 108, 1},    // 67 tiles of 64
            Case{1, 4096, 4096, 64, 64, 2},     // 64 tiles in split-K pairs: every SM streams
-           Case{1, 2048, 4096, 64, 32, 2},     // 64 SMs, a TPC each: 17 x 72, 52 tiles of 40 tie
-           Case{1, 1024, 4096, 64, 16, 4},     // 9 x 72, 26 tiles of 40 tie
+           Case{64, 4096, 4096, 64, 64, 2},
+           Case{1, 2048, 4096, 64, 32, 2},     // 64 SMs, a TPC each, against 104 sharing
+           Case{1, 1024, 4096, 64, 16, 4},
            Case{1, 8192, 8192, 64, 128, 1},
+           Case{64, 4096, 14336, 64, 64, 2},
            Case{1, 40, 4096, 64, 1, 8},  // one tile, whatever its rows
        }) {
     const cake::Plan p = cake::plan(c.M, c.N, c.K, 128, Arch::SM90, 132);
