@@ -32,6 +32,8 @@ enum class Program {
   kHopperSwap64x64,
   // SM90, up to 16 tokens: the same on 64 weight rows x 16 tokens.
   kHopperSwap64x16,
+  // SM90, 17 to 32 tokens: the same on 64 weight rows x 32 tokens.
+  kHopperSwap64x32,
   // SM90, up to 128 tokens: the swap program on 64 weight rows x 128 tokens.
   kHopperSwap64x128,
   // SM90, mid-size M: three consumer warpgroups on 192 weight rows x 128 tokens,
@@ -84,9 +86,11 @@ struct Plan {
 // N <= kHopperSwapNarrowMaxN; on 128-row weight tiles for M <= kHopperSwapWideMaxM
 // when N <= kHopperSwapWideMaxN.
 inline constexpr int64_t kHopperSwapMaxM = 64;
-// Up to kHopperSwapTokensMaxM tokens the 64-row weight tiles take 16 tokens (a
-// shallower token slice per stage: more weight bytes in flight per SM).
+// Up to kHopperSwapTokensMaxM tokens the 64-row weight tiles take 16 tokens, up to
+// kHopperSwapTokens32MaxM 32 (a shallower token slice per stage: more weight bytes
+// in flight per SM).
 inline constexpr int64_t kHopperSwapTokensMaxM = 16;
+inline constexpr int64_t kHopperSwapTokens32MaxM = 32;
 inline constexpr int64_t kHopperSwapWideMaxM = 192;
 inline constexpr int64_t kHopperSwapWideMaxN = 4096;
 // Up to kHopperSwapNarrowMaxM tokens on at most kHopperSwapNarrowMaxN weight rows:

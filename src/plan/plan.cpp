@@ -149,7 +149,8 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 //    busiest SM as much work or more, and where equal they measured no faster.
 //    Up to 16 tokens the tiles are 16 tokens wide: each ring stage holds 8 KiB
 //    of weights and 2 KiB of tokens instead of 8 KiB of tokens, so twice the
-//    weight bytes stay in flight per SM.
+//    weight bytes stay in flight per SM (22 stages against 13); up to 32 tokens,
+//    32 wide (18 stages of 8 + 4 KiB).
 //  - Up to 128 tokens on at most 8192 weight rows: 64-row weight tiles 128 tokens
 //    wide, each weight tile read once (M = 128, N = 6144: 13.2 against 15.7 us
 //    with 128 x 128; at N = 28672 the 128-row programs are as fast or faster).
@@ -163,6 +164,7 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // tiles of 128 x 128 (H200, 2026-11-30: 24.1 against 32.0 us).
 Program choose_sm90_by_shape(int64_t M, int64_t N, int num_sms) {
   if (M <= kHopperSwapTokensMaxM) return Program::kHopperSwap64x16;
+  if (M <= kHopperSwapTokens32MaxM) return Program::kHopperSwap64x32;
   if (M <= kHopperSwapMaxM) return Program::kHopperSwap64x64;
   if (N <= kHopperSwapNarrowMaxN && M <= kHopperSwapNarrowMaxM) return Program::kHopperSwap64x128;
   if (M <= kHopperSwapWideMaxM && N <= kHopperSwapWideMaxN) return Program::kHopperSwap128x64;
@@ -293,6 +295,7 @@ const char* program_name(Program program) {
     case Program::kHopperSwap128x64: return "fp8_hopper_swap_128x64";
     case Program::kHopperSwap64x64: return "fp8_hopper_swap_64x64";
     case Program::kHopperSwap64x16: return "fp8_hopper_swap_64x16";
+    case Program::kHopperSwap64x32: return "fp8_hopper_swap_64x32";
     case Program::kHopperSwap64x128: return "fp8_hopper_swap_64x128";
     case Program::kHopperSwap192x128: return "fp8_hopper_swap_192x128";
     case Program::kBlackwellStatic: return "fp8_blackwell_static";

@@ -41,7 +41,8 @@ struct ProgramShape {
   static constexpr int kPartialStages = (kPartialBytes + kStageBytes - 1) / kStageBytes;
   static constexpr int kStagesFit = (kSmemBytes - kSmemReserved - kEpilogueBytes) / kStageBytes;
   // Deep rings matter for the weight-streaming swap programs (bytes in flight per
-  // SM): 64 x 64 keeps 13 stages (104 KiB of weights), 64 x 16 22 (176 KiB).
+  // SM): 64 x 64 keeps 13 stages (104 KiB of weights), 64 x 32 18 (144 KiB),
+  // 64 x 16 22 (176 KiB).
   static constexpr int kStages = kStagesFit > 24 ? 24 : kStagesFit;
   static constexpr int kSmemUse = kStages * kStageBytes + kEpilogueBytes + kSmemReserved;
   // Narrow tiles: a swap program with one consumer warpgroup may take tiles of fewer
@@ -75,6 +76,8 @@ using ShapeSwap64x64 = ProgramShape<64, 64, true>;
 // the ring keeps 176 KiB of weights in flight, and the tensor cores and the
 // promotion work on 16 token columns instead of 64.
 using ShapeSwap64x16 = ProgramShape<64, 16, true>;
+// And on up to 32 tokens: stages of 8 + 4 KiB, 18 of them (144 KiB of weights).
+using ShapeSwap64x32 = ProgramShape<64, 32, true>;
 // The same on 128 tokens: each weight tile is read once for up to 128 tokens.
 using ShapeSwap64x128 = ProgramShape<64, 128, true>;
 // Three consumer warpgroups on 192 weight rows x 128 tokens: the 192 x 128 tile
@@ -93,6 +96,7 @@ using ShapeSwap192x128 = ProgramShape<192, 128, true>;
   X(kHopperSwap128x64, ShapeSwap128x64) \
   X(kHopperSwap64x64, ShapeSwap64x64)   \
   X(kHopperSwap64x16, ShapeSwap64x16)   \
+  X(kHopperSwap64x32, ShapeSwap64x32)   \
   X(kHopperSwap64x128, ShapeSwap64x128) \
   X(kHopperSwap192x128, ShapeSwap192x128)
 

@@ -194,6 +194,9 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            Shape{500, 6152, 400, 128, false},
                                            // narrow tiles: 48 weight rows (129 tiles, the last of 8)
                                            Shape{3, 6152, 272, 64, true},
+                                           Shape{32, 6152, 272, 128, false},
+                                           // 17..32 tokens: fp8_hopper_swap_64x32
+                                           Shape{24, 520, 400, 64, true},
                                            Shape{64, 6152, 400, 128, true}),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            const Shape& s = i.param;
@@ -291,6 +294,7 @@ TEST_P(GpuSplitKWalk, MatchesFp64ReferenceAndRepeats) {
 
 INSTANTIATE_TEST_SUITE_P(Sm90, GpuSplitKWalk,
                          ::testing::Values(Walk{cake::Program::kHopperSwap64x16, 13, 70 * 64 - 24, 64},
+                                           Walk{cake::Program::kHopperSwap64x32, 29, 70 * 64 - 24, 64},
                                            Walk{cake::Program::kHopperSwap64x64, 37, 70 * 64 - 24, 64},
                                            Walk{cake::Program::kHopperSwap64x128, 100, 70 * 64 - 24},
                                            Walk{cake::Program::kHopperSwap128x64, 50, 70 * 128 - 8},

@@ -19,13 +19,16 @@ Program sm90_program(int64_t M, int64_t N, int64_t K = 4096, int sms = 132) {
 }
 
 TEST(PlanSm90, SmallMSwapsAB) {
-  for (int64_t M : {1, 2, 16, 17, 63, 64}) {
-    // Up to 16 tokens 16-token tiles, then 64-token ones; 64 weight rows either way.
+  for (int64_t M : {1, 2, 16, 17, 32, 33, 63, 64}) {
+    // Tiles of 16 tokens up to 16, 32 up to 32, then 64; 64 weight rows each.
     const cake::Plan p = cake::plan(M, 4096, 4096, 128, Arch::SM90, 132);
-    const bool narrow = M <= cake::kHopperSwapTokensMaxM;
-    EXPECT_EQ(p.program, narrow ? Program::kHopperSwap64x16 : Program::kHopperSwap64x64) << M;
+    const int64_t tokens = M <= cake::kHopperSwapTokensMaxM ? 16 : M <= cake::kHopperSwapTokens32MaxM ? 32 : 64;
+    EXPECT_EQ(p.program, tokens == 16   ? Program::kHopperSwap64x16
+                         : tokens == 32 ? Program::kHopperSwap64x32
+                                        : Program::kHopperSwap64x64)
+        << M;
     EXPECT_TRUE(p.swap_ab);
-    EXPECT_EQ(p.tile_m, narrow ? 16 : 64);
+    EXPECT_EQ(p.tile_m, tokens);
     EXPECT_EQ(p.tile_n, 64);
     EXPECT_EQ(p.tiles, 64);
     EXPECT_EQ(p.split_k, 2);  // 64 clusters of 2 are resident (66)
@@ -208,7 +211,9 @@ TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
   // 64-row weight tiles: up to 128 tokens on up to kHopperSwapNarrowMaxN weight rows.
   EXPECT_EQ(sm90_program(1, 8), Program::kHopperSwap64x16);
   EXPECT_EQ(sm90_program(cake::kHopperSwapTokensMaxM, 28672), Program::kHopperSwap64x16);
-  EXPECT_EQ(sm90_program(cake::kHopperSwapTokensMaxM + 1, 8), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(cake::kHopperSwapTokensMaxM + 1, 8), Program::kHopperSwap64x32);
+  EXPECT_EQ(sm90_program(cake::kHopperSwapTokens32MaxM, 28672), Program::kHopperSwap64x32);
+  EXPECT_EQ(sm90_program(cake::kHopperSwapTokens32MaxM + 1, 8), Program::kHopperSwap64x64);
   EXPECT_EQ(sm90_program(64, cake::kHopperSwapNarrowMaxN), Program::kHopperSwap64x64);
   EXPECT_EQ(sm90_program(65, 8), Program::kHopperSwap64x64);  // one tile of 64 x 128: two of 64 x 64 split 8
   EXPECT_EQ(sm90_program(128, 4104), Program::kHopperSwap64x128);
