@@ -20,8 +20,9 @@ struct ProgramParams {
   uint32_t lora_steps;   // r / 16: BF16 wgmma instructions over the whole rank
   uint32_t n;            // columns of out (bias length)
   uint32_t split;        // CTAs per cluster sharing a tile's K loop (1: no cluster)
-  // Rows of one P / Q box: the tile, or fewer when the operand is shorter. P tiles
-  // start every p_rows rows.
+  // Rows of one P / Q box: the tile, or fewer when the operand is shorter (then it
+  // is one tile). Narrow-tile programs (config.h kNarrowTiles) start P tiles every
+  // p_rows rows, the others every kBlockP (the same whenever there are several).
   uint32_t p_rows, q_rows;
   const float* a_scale;
   const float* b_scale;
