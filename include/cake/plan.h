@@ -34,7 +34,8 @@ enum class Program {
   kHopperSwap64x16,
   // SM90, 17 to 32 tokens: the same on 64 weight rows x 32 tokens.
   kHopperSwap64x32,
-  // SM90, up to 128 tokens: the swap program on 64 weight rows x 128 tokens.
+  // SM90, up to 128 tokens: the swap program on 64 weight rows x 128 tokens, two
+  // consumer warpgroups of 64 tokens each.
   kHopperSwap64x128,
   // SM90, mid-size M: three consumer warpgroups on 192 weight rows x 128 tokens,
   // when that tiling leaves the busiest SM no more than 105% of the work of
@@ -121,9 +122,9 @@ inline constexpr int64_t kHopperSmallTileMaxWorkPercent = 50;
 // that leaves the busiest SM fewer K blocks (one more per tile counted for the
 // hand-over of the partial sums).
 
-// The swap programs with one consumer warpgroup (64 weight rows) may take tiles of
-// these fewer weight rows, widest first, when that leaves the busiest SM fewer rows
-// to stream (plan.cpp hopper()).
+// The swap programs on 64 weight rows may take tiles of these fewer weight rows,
+// widest first, when that leaves the busiest SM fewer rows to stream (plan.cpp
+// hopper()).
 inline constexpr int kHopperNarrowRows[] = {56, 48, 40};
 
 // The plan of one given Hopper program for a problem: what plan() does once it
@@ -131,7 +132,7 @@ inline constexpr int kHopperNarrowRows[] = {56, 48, 40};
 // split-K; 1, 2, 4 or 8 forces it (experiments that compare on one shape; more
 // than the program's limit throws InvalidArgument). rows 0 lets the plan choose
 // the rows of P per tile (the operand on wgmma's 64-row side); otherwise the
-// program's block, or for the one-warpgroup swap programs a multiple of 8 below it.
+// program's block, or for the 64-row swap programs a multiple of 8 below it.
 Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split = 0,
                        int rows = 0);
 

@@ -23,7 +23,7 @@ inline constexpr int kMaxLoraChunks = 128 / kLoraChunk;
 // one bf16 ulp + 1e-3 rms of the exact result on the H200 (K = 128, 16M outputs).
 inline constexpr int kMmasPerPromotion = 2;
 
-template <int kBlockP_, int kBlockQ_, bool kSwapAB_>
+template <int kBlockP_, int kBlockQ_, bool kSwapAB_, int kQWarpgroups_ = 1>
 struct ProgramShape {
   // P: the operand on wgmma's M side (64 rows per consumer warpgroup);
   // Q: the operand on wgmma's N side. Without swap P = a (rows of out), Q = b;
@@ -31,7 +31,14 @@ struct ProgramShape {
   static constexpr int kBlockP = kBlockP_;
   static constexpr int kBlockQ = kBlockQ_;
   static constexpr bool kSwapAB = kSwapAB_;
-  static constexpr int kConsumerWarpgroups = kBlockP / 64;
+  // Consumer warpgroups per 64 rows of P, each on its own kWarpgroupQ rows of Q:
+  // the same stage feeds them, and each one's chain of wgmma and promotions per
+  // stage is that much shorter.
+  static constexpr int kQWarpgroups = kQWarpgroups_;
+  static constexpr int kWarpgroupQ = kBlockQ / kQWarpgroups;
+  static_assert(kQWarpgroups == 1 || (kSwapAB && kWarpgroupQ % 16 == 0),
+                "Q is split over warpgroups only in the swap programs (their epilogue stores a box per warpgroup)");
+  static constexpr int kConsumerWarpgroups = kBlockP / 64 * kQWarpgroups;
   static constexpr int kThreads = 128 * (kConsumerWarpgroups + 1);
   static constexpr int kStageBytes = (kBlockP + kBlockQ) * kRowBytes;
   static constexpr int kEpilogueBytes = kBlockP * kBlockQ * 2;  // bf16 output tile
@@ -45,10 +52,11 @@ struct ProgramShape {
   // 64 x 16 22 (176 KiB).
   static constexpr int kStages = kStagesFit > 24 ? 24 : kStagesFit;
   static constexpr int kSmemUse = kStages * kStageBytes + kEpilogueBytes + kSmemReserved;
-  // Narrow tiles: a swap program with one consumer warpgroup may take tiles of fewer
-  // weight rows than the 64 that wgmma computes (the plan's choice). Not the 64 x 128
-  // one: at its 232 registers the narrow epilogue spills (H200: 25% slower at M = 128).
-  static constexpr bool kNarrowTiles = kSwapAB && kConsumerWarpgroups == 1 && kBlockQ <= 64;
+  // Narrow tiles: a swap program on 64 weight rows may take tiles of fewer weight
+  // rows than the 64 that wgmma computes (the plan's choice). Not on 128 tokens in
+  // one warpgroup (at 232 registers its narrow epilogue spilled; H200: 25% slower at
+  // M = 128).
+  static constexpr bool kNarrowTiles = kSwapAB && kBlockP == 64 && kWarpgroupQ <= 64;
   // Output tile in out's own coordinates.
   static constexpr int kTileM = kSwapAB ? kBlockQ : kBlockP;
   static constexpr int kTileN = kSwapAB ? kBlockP : kBlockQ;
@@ -78,8 +86,11 @@ using ShapeSwap64x64 = ProgramShape<64, 64, true>;
 using ShapeSwap64x16 = ProgramShape<64, 16, true>;
 // And on up to 32 tokens: stages of 8 + 4 KiB, 18 of them (144 KiB of weights).
 using ShapeSwap64x32 = ProgramShape<64, 32, true>;
-// The same on 128 tokens: each weight tile is read once for up to 128 tokens.
-using ShapeSwap64x128 = ProgramShape<64, 128, true>;
+// The same on 128 tokens: each weight tile is read once for up to 128 tokens, by
+// two consumer warpgroups on 64 tokens each (H200, M = 128, K = 4096: N = 4096
+// 9.70 against 10.12 us with one warpgroup on all 128; N = 6144 11.53 against
+// 12.18, with narrow tiles of 48 rows, which one warpgroup could not take).
+using ShapeSwap64x128 = ProgramShape<64, 128, true, 2>;
 // Three consumer warpgroups on 192 weight rows x 128 tokens: the 192 x 128 tile
 // turned along N, for mid-size M where it fills one more wave of SMs than 128 x 128
 // tiles do (M = 512, N = 6144: 128 tiles instead of 192 on 132 SMs).

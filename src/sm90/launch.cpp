@@ -37,7 +37,7 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
 
   // An operand with fewer rows than its tile (decode, small M): boxes of just
   // those rows, rounded up to 8. P tiles may be narrower than the block (the plan's
-  // weight rows for the one-warpgroup swap programs).
+  // weight rows for the 64-row swap programs).
   const int64_t tile_p = swap ? plan.tile_n : plan.tile_m;
   const bool narrow = tile_p < Shape::kBlockP;
   const int p_rows = static_cast<int>(std::min<int64_t>(tile_p, (rows_p + 7) / 8 * 8));
@@ -49,11 +49,12 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
     maps.lora_p = bf16(swap ? a.lora_b : a.d, rows_p, p_rows);
     maps.lora_q = bf16(swap ? a.d : a.lora_b, rows_q, q_rows);
   }
-  // Each consumer warpgroup stores 64 rows of P: a 64 (M) x 64 (N) box either way,
-  // staged in 128-byte swizzled rows. Narrow tiles store their p_rows columns of
-  // out, staged as plain rows of that many columns.
+  // Each consumer warpgroup stores its 64 rows of P: boxes of 64 (M) x 64 (N), or
+  // with swap of its kWarpgroupQ tokens x 64 (N), staged in 128-byte swizzled rows.
+  // Narrow tiles store their p_rows columns of out, staged as plain rows of that
+  // many columns.
   maps.out = make_tensor_map(a.out, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, a.M, a.N, a.N * 2,
-                             swap ? Shape::kBlockQ : 64, narrow ? p_rows : 64,
+                             swap ? Shape::kWarpgroupQ : 64, narrow ? p_rows : 64,
                              narrow ? CU_TENSOR_MAP_SWIZZLE_NONE : CU_TENSOR_MAP_SWIZZLE_128B);
 
   ProgramParams params{};

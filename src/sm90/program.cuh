@@ -77,8 +77,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   constexpr int kRingBytes = kStages * kStageBytes;
   constexpr int kConsumerThreads = Shape::kConsumerWarpgroups * 128;
   constexpr int kConsumerWarps = kConsumerThreads / 32;
-  constexpr int kAccRegs = kBlockQ / 2;  // 64 x kBlockQ fp32 over 128 threads
-  using Ops = MmaOps<kBlockQ>;
+  // Each consumer warpgroup computes 64 rows of P by kWarpgroupQ rows of Q.
+  constexpr int kWarpgroupQ = Shape::kWarpgroupQ;
+  constexpr int kAccRegs = kWarpgroupQ / 2;  // 64 x kWarpgroupQ fp32 over 128 threads
+  using Ops = MmaOps<kWarpgroupQ>;
 
   // Shared memory: [ring of stages, each a P slice then a Q slice][epilogue staging]
   // [barriers]. Every slice is 1024-byte aligned (the 128-byte swizzle's period).
@@ -201,7 +203,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // ---------------------------------------------------------------- consumers
     constexpr uint32_t kConsumerRegs = consumer_regs(Shape::kConsumerWarpgroups);
     cutlass::arch::warpgroup_reg_alloc<kConsumerRegs>();
-    const int cw = warpgroup - 1;  // this warpgroup's 64 rows of P
+    const int cw = warpgroup - 1;
+    const int wg_p = cw / Shape::kQWarpgroups;  // this warpgroup's 64 rows of P
+    const int wg_q = cw % Shape::kQWarpgroups;  // and its kWarpgroupQ rows of Q
     const int warp = thread / 32, lane = thread % 32;
     const float alpha = *params.a_scale * *params.b_scale;
     const float s_lora = use_adapter ? *params.lora_scale : 0.0f;
@@ -216,10 +220,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     constexpr int kSets = kConsumerRegs >= 3 * kAccRegs + 32 ? 2 : 1;
     float part[kSets][kAccRegs];
     uint32_t stage = 0, phase = 0;
-    // wgmma descriptors of stage 0 (this warpgroup's 64 rows of P; all of Q); a
-    // stage's are these plus its offset, in the descriptors' 16-byte units.
-    const uint64_t desc_p0 = smem_desc(ring + cw * 64 * kRowBytes);
-    const uint64_t desc_q0 = smem_desc(ring + kPBytes);
+    // wgmma descriptors of stage 0 (this warpgroup's rows of P and of Q); a stage's
+    // are these plus its offset, in the descriptors' 16-byte units.
+    const uint64_t desc_p0 = smem_desc(ring + wg_p * 64 * kRowBytes);
+    const uint64_t desc_q0 = smem_desc(ring + kPBytes + wg_q * kWarpgroupQ * kRowBytes);
     auto stage_descs = [&](uint64_t& dp, uint64_t& dq) {
       dp = desc_p0 + stage * (kStageBytes >> 4);
       dq = desc_q0 + stage * (kStageBytes >> 4);
@@ -398,7 +402,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 
       // ------------------------------------------------------------ epilogue
       // The previous tile's TMA store must have read the staging buffer.
-      uint8_t* buf = epilogue + cw * (64 * kBlockQ * 2);
+      uint8_t* buf = epilogue + cw * (64 * kWarpgroupQ * 2);
       const uint32_t buf_addr = cute::cast_smem_ptr_to_uint(buf);
       if (thread == 0) cute::tma_store_wait<0>();
       named_barrier(1 + cw, 128);
@@ -415,11 +419,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // row = 16*warp + lane/4 + 8*h and col = 8*j + 2*(lane%4) + e lives in
       // register 4*j + 2*h + e.
 #pragma unroll
-      for (int j = 0; j < kBlockQ / 8; ++j) {
+      for (int j = 0; j < kWarpgroupQ / 8; ++j) {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
           const int row = 16 * warp + lane / 4 + 8 * h;  // 0..63 in P
-          const int col = 8 * j + 2 * (lane % 4);        // 0..kBlockQ-1 in Q
+          const int col = 8 * j + 2 * (lane % 4);        // 0..kWarpgroupQ-1 in Q
           float v[2];
 #pragma unroll
           for (int e = 0; e < 2; ++e) {
@@ -439,7 +443,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
             st_shared_u32(addr, pack_bf16x2(v[0], v[1]));
           } else {
             // out row = Q column (token), out column = P row (weight row).
-            const uint32_t n = tp * p_step + cw * 64 + row;
+            const uint32_t n = tp * p_step + wg_p * 64 + row;
             if (params.bias != nullptr && n < params.n) {
               const float bn = __bfloat162float(params.bias[n]);
               v[0] += bn;
@@ -462,9 +466,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #pragma unroll
           for (int box = 0; box < kBlockQ / 64; ++box)
             tma_store(&tm_out, buf + box * 64 * kRowBytes, static_cast<int>(tq * kBlockQ + box * 64),
-                      static_cast<int>(tp * p_step + cw * 64));
+                      static_cast<int>(tp * p_step + wg_p * 64));
         } else {
-          tma_store(&tm_out, buf, static_cast<int>(tp * p_step + cw * 64), static_cast<int>(tq * kBlockQ));
+          tma_store(&tm_out, buf, static_cast<int>(tp * p_step + wg_p * 64),
+                    static_cast<int>(tq * kBlockQ + wg_q * kWarpgroupQ));
         }
         cute::tma_store_arrive();
       }

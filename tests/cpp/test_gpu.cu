@@ -197,6 +197,11 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            Shape{32, 6152, 272, 128, false},
                                            // 17..32 tokens: fp8_hopper_swap_64x32
                                            Shape{24, 520, 400, 64, true},
+                                           // fp8_hopper_swap_64x128, two warpgroups of 64 tokens, on
+                                           // narrow tiles: 48 rows (the last of 8), 40 rows; the second
+                                           // warpgroup with 36 and 8 real tokens
+                                           Shape{100, 6152, 400, 64, true},
+                                           Shape{72, 3080, 272, 128, false},
                                            Shape{64, 6152, 400, 128, true}),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            const Shape& s = i.param;
@@ -303,7 +308,8 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuSplitKWalk,
                                            Walk{cake::Program::kHopper192x128, 300, 35 * 128 - 8},
                                            // narrow tiles of 40 and 56 weight rows
                                            Walk{cake::Program::kHopperSwap64x16, 13, 70 * 40 - 24, 40},
-                                           Walk{cake::Program::kHopperSwap64x64, 37, 70 * 56 - 24, 56}),
+                                           Walk{cake::Program::kHopperSwap64x64, 37, 70 * 56 - 24, 56},
+                                           Walk{cake::Program::kHopperSwap64x128, 100, 70 * 48 - 24, 48}),
                          [](const ::testing::TestParamInfo<Walk>& i) {
                            return std::string(cake::program_name(i.param.program)) +
                                   (i.param.rows ? "_rows" + std::to_string(i.param.rows) : "");

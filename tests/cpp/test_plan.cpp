@@ -189,10 +189,14 @@ TEST(PlanSm90, NarrowWeightTilesWhereSixtyFourRowsLeaveSmsIdle) {
     EXPECT_EQ(p.tiles, c.tiles) << c.M << " " << c.N;
     EXPECT_EQ(p.split_k, c.split) << c.M << " " << c.N;
   }
-  // The 64 x 128 swap program keeps its 64 rows (its epilogue has no registers for
-  // narrow tiles); so do the others.
+  // The 64 x 128 swap program (two warpgroups of 64 tokens) takes them too: M = 128,
+  // N = 6144 is 128 tiles of 48 rows instead of 96 of 64; at N = 4096 its 64 tiles
+  // of 64 rows split K in pairs on 128 SMs already.
   EXPECT_EQ(cake::plan(128, 6144, 4096, 128, Arch::SM90, 132).program, Program::kHopperSwap64x128);
-  EXPECT_EQ(cake::plan(128, 6144, 4096, 128, Arch::SM90, 132).tile_n, 64);
+  EXPECT_EQ(cake::plan(128, 6144, 4096, 128, Arch::SM90, 132).tile_n, 48);
+  EXPECT_EQ(cake::plan(128, 6144, 4096, 128, Arch::SM90, 132).tiles, 128);
+  EXPECT_EQ(cake::plan(128, 4096, 4096, 128, Arch::SM90, 132).tile_n, 64);
+  EXPECT_EQ(cake::plan(128, 4096, 4096, 128, Arch::SM90, 132).split_k, 2);
   // Forced rows: a multiple of 8 up to the block, narrower only on the programs
   // that allow it.
   EXPECT_EQ(cake::plan_sm90_program(Program::kHopperSwap64x16, 1, 6144, 4096, 132, 0, 64).tiles, 96);
@@ -202,7 +206,8 @@ TEST(PlanSm90, NarrowWeightTilesWhereSixtyFourRowsLeaveSmsIdle) {
     EXPECT_THROW(cake::plan_sm90_program(Program::kHopperSwap64x16, 1, 6144, 4096, 132, 0, rows),
                  cake::InvalidArgument)
         << rows;
-  EXPECT_THROW(cake::plan_sm90_program(Program::kHopperSwap64x128, 1, 6144, 4096, 132, 0, 48), cake::InvalidArgument);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopperSwap128x64, 1, 6144, 4096, 132, 0, 48), cake::InvalidArgument);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopperSwap192x128, 1, 6144, 4096, 132, 0, 128), cake::InvalidArgument);
   EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 256, 6144, 4096, 132, 0, 64), cake::InvalidArgument);
   EXPECT_EQ(cake::plan_sm90_program(Program::kHopper128x128, 256, 6144, 4096, 132, 0, 128).tile_m, 128);
 }
