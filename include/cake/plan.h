@@ -80,6 +80,9 @@ struct Plan {
   int64_t workers = 0;  // resident CTAs (Hopper) or CTA pairs (Blackwell)
   int64_t waves = 0;    // ceil(tiles / workers)
   int grid = 0;         // CTAs launched
+  // Hopper: K elements between promotions of the FP8 tensor-core partial sums into
+  // the fp32 accumulator, 64 or 128 (kHopperLongPromotionMinK); 0 elsewhere.
+  int promotion_k = 0;
 };
 
 // Hopper program choice: the swap programs (weights on wgmma's M side) on 64-row
@@ -127,14 +130,27 @@ inline constexpr int64_t kHopperSmallTileMaxWorkPercent = 50;
 // hopper()).
 inline constexpr int kHopperNarrowRows[] = {56, 48, 40};
 
+// Hopper's FP8 tensor-core accumulation keeps fewer bits than fp32, so the
+// programs add its partial sums into an fp32 accumulator every 64 elements of K,
+// or every 128 from this K on: half the additions (H200, r = 128: 8192^3 1023 ->
+// 922 us, M = 2048, N = 6144, K = 4096 88.2 -> 81.0, M = 512, N = 4096 18.0 ->
+// 17.1). Every 128 K is also what cuBLASLt does without fast accumulation, and
+// gives the same outputs. Its error per element against the accuracy bar (one bf16
+// ulp + 1e-3 of the output's rms), worst over 6 x 16M outputs of the GPU tests'
+// inputs: K = 1024 1.171 (fails, as cuBLASLt does; every 64 K: 0.560), 2048 0.880,
+// 3072 0.764, 4096 0.792, 8192 0.604, 16400 0.616, 65536 0.506
+// (bench/accuracy_torch.py).
+inline constexpr int64_t kHopperLongPromotionMinK = 4096;
+
 // The plan of one given Hopper program for a problem: what plan() does once it
 // has chosen the program (tiles, split-K, grid). split 0 lets the plan choose
 // split-K; 1, 2, 4 or 8 forces it (experiments that compare on one shape; more
 // than the program's limit throws InvalidArgument). rows 0 lets the plan choose
 // the rows of P per tile (the operand on wgmma's 64-row side); otherwise the
 // program's block, or for the 64-row swap programs a multiple of 8 below it.
+// promotion_k 0 lets the plan choose (kHopperLongPromotionMinK); 64 or 128 forces it.
 Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split = 0,
-                       int rows = 0);
+                       int rows = 0, int promotion_k = 0);
 
 // Raster block of the Blackwell L2-point program, in pair tiles.
 inline constexpr int kBlackwellRasterBlockM = 4;

@@ -145,7 +145,9 @@ def plan(M: int, N: int, K: int, r: int = 0, arch: Optional[str] = None,
 
     Returns a dict: program, arch, tile_m, tile_n, tile_k, swap_ab, cluster_m,
     cluster_n, scheduler, raster, raster_group, raster_block_m, raster_block_n,
-    tiles_m, tiles_n, tiles, workers, waves, grid.
+    tiles_m, tiles_n, tiles, workers, waves, grid, split_k, and on SM90
+    promotion_k (the K elements between promotions of the FP8 tensor-core partial
+    sums into fp32: 64, or 128 from K = 4096 on).
     """
     if arch is None or num_sms is None:
         info = device_info()

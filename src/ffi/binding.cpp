@@ -141,6 +141,7 @@ Map<String, Any> plan_to_map(const cake::Plan& p) {
   m.Set("cluster_m", static_cast<int64_t>(p.cluster_m));
   m.Set("cluster_n", static_cast<int64_t>(p.cluster_n));
   m.Set("split_k", static_cast<int64_t>(p.split_k));
+  m.Set("promotion_k", static_cast<int64_t>(p.promotion_k));
   m.Set("scheduler", String(p.scheduler));
   m.Set("raster", String(p.raster));
   m.Set("raster_group", static_cast<int64_t>(p.raster_group));

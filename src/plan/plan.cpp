@@ -249,11 +249,17 @@ void plan_blackwell(Plan& p, Arch arch, int64_t M, int64_t N, int64_t K, int num
 
 }  // namespace
 
-Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split, int rows) {
+Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split, int rows,
+                       int promotion_k) {
   if (split < 0 || split > 8 || (split & (split - 1)))
     throw InvalidArgument("plan_sm90_program: split must be 0 (the plan chooses), 1, 2, 4 or 8");
+  if (promotion_k != 0 && promotion_k != sm90::kPromotionShortK && promotion_k != sm90::kPromotionLongK)
+    throw InvalidArgument("plan_sm90_program: promotion_k must be 0 (the plan chooses), 64 or 128");
   Plan p{};
   p.arch = Arch::SM90;
+  p.promotion_k = promotion_k != 0                     ? promotion_k
+                  : K >= kHopperLongPromotionMinK ? sm90::kPromotionLongK
+                                                  : sm90::kPromotionShortK;
   const bool hopper_program = sm90::with_shape(program, [&](auto shape) {
     hopper<decltype(shape)>(p, program, M, N, K, num_sms, split, rows);
   });

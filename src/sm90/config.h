@@ -18,10 +18,10 @@ inline constexpr int kRowBytes = 128;
 inline constexpr int kMaxLoraChunks = 128 / kLoraChunk;
 
 // Hopper's FP8 tensor-core accumulation keeps fewer bits than fp32: its partial
-// sums are added into an fp32 accumulator after every this many 32-deep FP8 wgmma
-// (64 K elements). Every 4 (CUTLASS's default, 128 K) left single elements past
-// one bf16 ulp + 1e-3 rms of the exact result on the H200 (K = 128, 16M outputs).
-inline constexpr int kMmasPerPromotion = 2;
+// sums are added into an fp32 accumulator every 64 or 128 elements of K (two or
+// four 32-deep FP8 wgmma; the plan's promotion_k, cake/plan.h).
+inline constexpr int kPromotionShortK = 64;
+inline constexpr int kPromotionLongK = 128;
 
 template <int kBlockP_, int kBlockQ_, bool kSwapAB_, int kQWarpgroups_ = 1>
 struct ProgramShape {

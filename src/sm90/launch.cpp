@@ -73,7 +73,7 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
   params.b_scale = a.b_scale;
   params.lora_scale = a.lora_scale;
   params.bias = a.bias;
-  run_program<Shape>(maps, params, plan.grid, current_device(), stream);
+  run_program<Shape>(maps, params, plan.promotion_k, plan.grid, current_device(), stream);
 }
 
 }  // namespace

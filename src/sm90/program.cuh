@@ -12,9 +12,9 @@
 //                    r/64 slices of d/lora_b (BF16) through the same ring, and
 //                    ring stages for the other CTAs' partial sums (split-K).
 //   warpgroups 1..   consumers: each owns 64 rows of the P operand. FP8 wgmma
-//                    partial sums are promoted into an fp32 accumulator every 64 K
-//                    (Hopper's FP8 tensor-core accumulation keeps fewer bits than
-//                    fp32; config.h kMmasPerPromotion); the adapter slices then run
+//                    partial sums are promoted into an fp32 accumulator every 64 or
+//                    128 K (Hopper's FP8 tensor-core accumulation keeps fewer bits
+//                    than fp32; the plan's promotion_k); the adapter slices then run
 //                    as BF16 wgmma into the freed promotion registers.
 //   split-K          the leader's producer reserves kPartialStages stages of its
 //                    ring per other CTA of the cluster, expecting their bytes, and
@@ -60,7 +60,8 @@ constexpr uint32_t consumer_regs(int consumer_warpgroups) {
   return regs > 232 ? 232 : regs;
 }
 
-template <typename Shape>
+// kPromotionMmas: 32-deep FP8 wgmma per promotion, 2 (64 K) or 4 (128 K, a stage).
+template <typename Shape, int kPromotionMmas>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     fp8_lora_program(const __grid_constant__ CUtensorMap tm_p, const __grid_constant__ CUtensorMap tm_q,
                      const __grid_constant__ CUtensorMap tm_lora_p,
@@ -232,12 +233,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     auto release = [&](uint32_t s) {
       if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[s]);
     };
-    // Instructions [k0, k0 + kMmasPerPromotion) of the stage into set `p`, one group.
+    // Instructions [k0, k0 + kPromotionMmas) of the stage into set `p`, one group.
     auto issue = [&](float (&p)[kAccRegs], uint64_t dp, uint64_t dq, int k0) {
       fence_operands(p);
       cute::warpgroup_arrive();
 #pragma unroll
-      for (int k = k0; k < k0 + kMmasPerPromotion; ++k)
+      for (int k = k0; k < k0 + kPromotionMmas; ++k)
         mma<typename Ops::Fp8>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), p, k > k0);
       cute::warpgroup_commit_batch();
     };
@@ -249,8 +250,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       for (int i = 0; i < kAccRegs; ++i) acc[i] += p[i];
       fence_operands(acc);
     };
-    static_assert(4 == 2 * kMmasPerPromotion, "a stage is two promotion groups, one per set");
-    constexpr int kUnrollStages = 4;
+    static_assert(kPromotionMmas == 2 || kPromotionMmas == 4, "promotion every half stage or every stage");
+    constexpr int kStageMmas = kStageK / 32;
+    constexpr int kUnrollStages = 4;  // the block below is written out: stages 0..3
 
     // Split-K: rank r's partial sums land in kPartialStages consecutive stages of
     // the leader's ring (wrapping around it), as 2048-byte blocks: block b holds
@@ -266,42 +268,48 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // and the phase of its own landing_free barrier.
     uint32_t lead_stage = 0, landing_phase = 0;
 
-    // One stage, two groups. Two sets: the first group into set 0; the previous
-    // stage's second group (set 1, still running unless `first`) is retired and
-    // promoted meanwhile; then the second group into set 1, and set 0 promoted while
-    // it runs. One set: each group waited for, then promoted. Either way the sums
-    // enter acc in K order: the pipelining does not change a bit of the result.
-    uint32_t previous = 0;  // the stage whose second group may still run
-    auto step = [&](auto first) {
+    // A stage is kGroups promotion groups. Two sets: each group goes into the set
+    // the previous one did not; while it runs, the previous group is retired and
+    // promoted (and its stage released after the stage's last group). One set: each
+    // group waited for, then promoted. Either way the sums enter acc in K order:
+    // the pipelining does not change a bit of the result. Groups are numbered within
+    // a straight-line block of stages (compile time: the set is a register array).
+    constexpr int kGroups = kStageMmas / kPromotionMmas;
+    uint32_t previous = 0;  // the stage of the group that may still run
+    auto group = [&](auto index_c, auto g_c, uint64_t dp, uint64_t dq) {
+      constexpr int kIndex = decltype(index_c)::value, kG = decltype(g_c)::value;
+      issue(part[kIndex % kSets], dp, dq, kG * kPromotionMmas);
+      if constexpr (kSets == 2) {
+        if constexpr (kIndex > 0) {
+          cute::warpgroup_wait<1>();
+          if constexpr (kG == 0) release(previous);
+          promote(part[(kIndex - 1) % kSets]);
+        }
+      } else {
+        cute::warpgroup_wait<0>();
+        if constexpr (kG == kGroups - 1) release(stage);
+        promote(part[0]);
+      }
+    };
+    // Stage u of a straight-line block.
+    auto step = [&](auto u_c) {
+      constexpr int kU = decltype(u_c)::value;
       cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
       uint64_t dp, dq;
       stage_descs(dp, dq);
-      issue(part[0], dp, dq, 0);
-      if constexpr (kSets == 2) {
-        if constexpr (!decltype(first)::value) {
-          cute::warpgroup_wait<1>();
-          release(previous);
-          promote(part[kSets - 1]);
-        }
-        issue(part[kSets - 1], dp, dq, kMmasPerPromotion);
-        cute::warpgroup_wait<1>();
-        promote(part[0]);
-      } else {
-        cute::warpgroup_wait<0>();
-        promote(part[0]);
-        issue(part[0], dp, dq, kMmasPerPromotion);
-        cute::warpgroup_wait<0>();
-        release(stage);
-        promote(part[0]);
-      }
+      group(std::integral_constant<int, kU * kGroups>{}, std::integral_constant<int, 0>{}, dp, dq);
+      if constexpr (kGroups == 2)
+        group(std::integral_constant<int, kU * kGroups + 1>{}, std::integral_constant<int, 1>{}, dp, dq);
       previous = stage;
       if (++stage == kStages) stage = 0, phase ^= 1;
     };
-    auto drain = [&]() {
+    // After stage u, the block's last: retire and promote its last group.
+    auto drain = [&](auto u_c) {
+      constexpr int kLast = decltype(u_c)::value * kGroups + kGroups - 1;
       if constexpr (kSets == 2) {
         cute::warpgroup_wait<0>();
         release(previous);
-        promote(part[kSets - 1]);
+        promote(part[kLast % kSets]);
       }
     };
 
@@ -317,14 +325,15 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // serialises every wgmma); the queue drains once per kUnrollStages stages.
       uint32_t kb = kb_begin;
       for (; kb + kUnrollStages <= kb_end; kb += kUnrollStages) {
-        step(std::true_type{});
-#pragma unroll
-        for (int u = 1; u < kUnrollStages; ++u) step(std::false_type{});
-        drain();
+        step(std::integral_constant<int, 0>{});
+        step(std::integral_constant<int, 1>{});
+        step(std::integral_constant<int, 2>{});
+        step(std::integral_constant<int, 3>{});
+        drain(std::integral_constant<int, 3>{});
       }
       for (; kb < kb_end; ++kb) {
-        step(std::true_type{});
-        drain();
+        step(std::integral_constant<int, 0>{});
+        drain(std::integral_constant<int, 0>{});
       }
 
       // Adapter (leader only): BF16 wgmma over r, summed in fp32 in set 0 of `part`,

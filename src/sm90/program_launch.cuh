@@ -11,13 +11,17 @@
 
 namespace cake::sm90 {
 
-template <typename Shape>
+// The kernel of a program, promoting every kPromotionK elements of K.
+template <typename Shape, int kPromotionK>
+constexpr auto kernel_of = &fp8_lora_program<Shape, kPromotionK / 32>;
+
+template <typename Shape, int kPromotionK>
 void configure(int device) {
   // The dynamic shared-memory limit is a per-device function attribute.
   static std::atomic<uint64_t> configured{0};
   const uint64_t bit = uint64_t{1} << (device & 63);
   if (!(configured.load(std::memory_order_acquire) & bit)) {
-    check_cuda(cudaFuncSetAttribute(&fp8_lora_program<Shape>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    check_cuda(cudaFuncSetAttribute(kernel_of<Shape, kPromotionK>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     Shape::kSmemUse),
                "cudaFuncSetAttribute(max dynamic shared memory)");
     configured.fetch_or(bit, std::memory_order_acq_rel);
@@ -26,7 +30,8 @@ void configure(int device) {
 
 template <typename Shape>
 int max_active_clusters(int split) {
-  configure<Shape>(current_device());
+  // Both promotion depths take the same registers and shared memory.
+  configure<Shape, kPromotionShortK>(current_device());
   cudaLaunchAttribute attr;
   attr.id = cudaLaunchAttributeClusterDimension;
   attr.val.clusterDim.x = split, attr.val.clusterDim.y = 1, attr.val.clusterDim.z = 1;
@@ -37,16 +42,20 @@ int max_active_clusters(int split) {
   config.attrs = &attr;
   config.numAttrs = 1;
   int clusters = 0;
-  check_cuda(cudaOccupancyMaxActiveClusters(&clusters, &fp8_lora_program<Shape>, &config),
+  check_cuda(cudaOccupancyMaxActiveClusters(&clusters, kernel_of<Shape, kPromotionShortK>, &config),
              "cudaOccupancyMaxActiveClusters");
   return clusters;
 }
 
 template <typename Shape>
-void run_program(const TensorMaps& maps, const ProgramParams& params, int grid, int device,
+void run_program(const TensorMaps& maps, const ProgramParams& params, int promotion_k, int grid, int device,
                  cudaStream_t stream) {
-  auto* kernel = &fp8_lora_program<Shape>;
-  configure<Shape>(device);
+  const bool long_promotion = promotion_k == kPromotionLongK;
+  auto* kernel = long_promotion ? kernel_of<Shape, kPromotionLongK> : kernel_of<Shape, kPromotionShortK>;
+  if (long_promotion)
+    configure<Shape, kPromotionLongK>(device);
+  else
+    configure<Shape, kPromotionShortK>(device);
 
   cudaLaunchAttribute attrs[2];
   attrs[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;

@@ -35,8 +35,9 @@ struct TensorMaps {
   CUtensorMap p, q, lora_p, lora_q, out;
 };
 
+// promotion_k: config.h kPromotionShortK or kPromotionLongK.
 template <typename Shape>
-void run_program(const TensorMaps& maps, const ProgramParams& params, int grid, int device,
+void run_program(const TensorMaps& maps, const ProgramParams& params, int promotion_k, int grid, int device,
                  cudaStream_t stream);
 
 // How many clusters of `split` CTAs of this program can be resident at once on
@@ -46,13 +47,13 @@ int max_active_clusters(int split);
 
 #define CAKE_SM90_EXTERN(program_, shape_)              \
   extern template int max_active_clusters<shape_>(int); \
-  extern template void run_program<shape_>(const TensorMaps&, const ProgramParams&, int, int, cudaStream_t);
+  extern template void run_program<shape_>(const TensorMaps&, const ProgramParams&, int, int, int, cudaStream_t);
 CAKE_SM90_PROGRAMS(CAKE_SM90_EXTERN)
 #undef CAKE_SM90_EXTERN
 
 // The explicit instantiations of one program (its file in programs/).
 #define CAKE_SM90_INSTANTIATE(shape_)                                                                     \
-  template void run_program<shape_>(const TensorMaps&, const ProgramParams&, int, int, cudaStream_t); \
+  template void run_program<shape_>(const TensorMaps&, const ProgramParams&, int, int, int, cudaStream_t); \
   template int max_active_clusters<shape_>(int);
 
 }  // namespace cake::sm90

@@ -147,19 +147,21 @@ double bf16_ulp(double x) {
   return std::ldexp(1.0, e - 8);
 }
 
-void expect_close(const std::vector<__nv_bfloat16>& out, const std::vector<double>& ref) {
+// The accuracy bar: every element within one bf16 ulp + 1e-3 of the output's rms
+// (times `bars`, for configurations the plan never takes).
+void expect_close(const std::vector<__nv_bfloat16>& out, const std::vector<double>& ref, double bars = 1.0) {
   double sq = 0;
   for (double v : ref) sq += v * v;
   const double rms = std::sqrt(sq / ref.size());
   size_t bad = 0;
   for (size_t i = 0; i < ref.size(); ++i) {
     const double got = __bfloat162float(out[i]);
-    const double bound = bf16_ulp(ref[i]) + 1e-3 * rms;
+    const double bound = bars * (bf16_ulp(ref[i]) + 1e-3 * rms);
     if (!(std::fabs(got - ref[i]) <= bound) && bad++ < 5)
       ADD_FAILURE() << "element " << i << ": got " << got << ", want " << ref[i] << " (bound " << bound
                     << ")";
   }
-  EXPECT_EQ(bad, 0u) << "elements outside one bf16 ulp + 1e-3 rms";
+  EXPECT_EQ(bad, 0u) << "elements outside " << bars << " x (one bf16 ulp + 1e-3 rms)";
 }
 
 struct Shape {
@@ -280,21 +282,29 @@ TEST_P(GpuSplitKWalk, MatchesFp64ReferenceAndRepeats) {
   const auto with = p.reference(true), without = p.reference(false);
   int tried = 0;
   for (int split : {2, 4, 8}) {
-    cake::Plan plan;
-    try {
-      plan = cake::plan_sm90_program(w.program, p.M, p.N, p.K, sms, split, w.rows);
-    } catch (const cake::InvalidArgument&) {
-      continue;  // more than this program's landing stages fit in its ring
+    // Both promotion depths. The plan promotes every 128 K only from K = 4096 on:
+    // here, at K = 528, that depth's own error reaches 1.1-1.2 bars (cake/plan.h),
+    // so it is held to 2; a fault of the walk itself is off by far more.
+    for (int promotion_k : {64, 128}) {
+      const double bars = promotion_k == 64 ? 1.0 : 2.0;
+      cake::Plan plan;
+      try {
+        plan = cake::plan_sm90_program(w.program, p.M, p.N, p.K, sms, split, w.rows, promotion_k);
+      } catch (const cake::InvalidArgument&) {
+        continue;  // more than this program's landing stages fit in its ring
+      }
+      ++tried;
+      ASSERT_GT(plan.waves, 1) << "split " << split << ": the clusters should walk several tiles";
+      ASSERT_EQ(plan.promotion_k, promotion_k);
+      const auto first = l.run(l.args(p, l.lora_scale()), &plan);
+      expect_close(first, with, bars);
+      const auto again = l.run(l.args(p, l.lora_scale()), &plan);
+      EXPECT_EQ(std::memcmp(first.data(), again.data(), first.size() * 2), 0)
+          << "split " << split << ", promotion every " << promotion_k;
+      expect_close(l.run(l.args(p, nullptr), &plan), without, bars);
     }
-    ++tried;
-    ASSERT_GT(plan.waves, 1) << "split " << split << ": the clusters should walk several tiles";
-    const auto first = l.run(l.args(p, l.lora_scale()), &plan);
-    expect_close(first, with);
-    const auto again = l.run(l.args(p, l.lora_scale()), &plan);
-    EXPECT_EQ(std::memcmp(first.data(), again.data(), first.size() * 2), 0) << "split " << split;
-    expect_close(l.run(l.args(p, nullptr), &plan), without);
   }
-  EXPECT_GE(tried, 1);
+  EXPECT_GE(tried, 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(Sm90, GpuSplitKWalk,
