@@ -17,6 +17,7 @@
 
 #include "cake/gemm.h"
 #include "sm90/launch.h"
+#include "sm90/programs.h"
 
 namespace {
 
@@ -211,6 +212,25 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                   std::to_string(s.K) + "_r" + std::to_string(s.r) +
                                   (s.bias ? "_bias" : "");
                          });
+
+// Every program at both promotion depths, forced, on one problem whose K is past
+// kHopperLongPromotionMinK (where the plan promotes every 128 K), with a K tail:
+// the accuracy bar holds for every program either way.
+TEST(Gpu, EveryProgramAtBothPromotionDepthsPastLongK) {
+  REQUIRE_SM90();
+  Problem p(40, 264, cake::kHopperLongPromotionMinK + 16, 64, true, 4242);
+  Launch l(p);
+  int sms = 0;
+  CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const auto ref = p.reference();
+  for (cake::Program program : cake::sm90::kPrograms)
+    for (int promotion_k : {64, 128}) {
+      SCOPED_TRACE(std::string(cake::program_name(program)) + ", promotion every " + std::to_string(promotion_k));
+      const cake::Plan plan = cake::plan_sm90_program(program, p.M, p.N, p.K, sms, 0, 0, promotion_k);
+      ASSERT_EQ(plan.promotion_k, promotion_k);
+      expect_close(l.run(l.args(p, l.lora_scale()), &plan), ref);
+    }
+}
 
 TEST(Gpu, ZeroAdapterIsBitwiseTheBase) {
   REQUIRE_SM90();
