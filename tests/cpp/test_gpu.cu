@@ -215,8 +215,9 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
 
 // Every program at both promotion depths, forced, on one problem whose K is past
 // kHopperLongPromotionMinK (where the plan promotes every 128 K), with a K tail:
-// the accuracy bar holds for every program either way. M = 72: every consumer
-// warpgroup of every program has tokens (swap_64x128's second one 8).
+// the accuracy bar holds for every program either way. M = 72: a tail of 8 rows
+// in every program's tile of a (64, 128 or 192 rows), so no program runs on full
+// tiles only.
 TEST(Gpu, EveryProgramAtBothPromotionDepthsPastLongK) {
   REQUIRE_SM90();
   Problem p(72, 264, cake::kHopperLongPromotionMinK + 16, 64, true, 4242);
