@@ -215,9 +215,8 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
 
 // Every program at both promotion depths, forced, on one problem whose K is past
 // kHopperLongPromotionMinK (where the plan promotes every 128 K), with a K tail:
-// the accuracy bar holds for every program either way. M = 72: a tail of 8 rows
-// in every program's tile of a (64, 128 or 192 rows), so no program runs on full
-// tiles only.
+// the accuracy bar holds for every program either way. M = 72 is a partial last
+// tile of a in every program (16, 32, 64, 128 or 192 rows).
 TEST(Gpu, EveryProgramAtBothPromotionDepthsPastLongK) {
   REQUIRE_SM90();
   Problem p(72, 264, cake::kHopperLongPromotionMinK + 16, 64, true, 4242);
