@@ -11,7 +11,8 @@
 //                    (FP8), then, on the cluster's leader when the adapter is on,
 //                    r/64 slices of d/lora_b (BF16) through the same ring, and
 //                    ring stages for the other CTAs' partial sums (split-K).
-//   warpgroups 1..   consumers: each owns 64 rows of the P operand. FP8 wgmma
+//   warpgroups 1..   consumers: each owns 64 rows of the P operand (and, where the
+//                    shape splits Q over kQWarpgroups of them, its slice of Q). FP8 wgmma
 //                    partial sums are promoted into an fp32 accumulator every 64 or
 //                    128 K (Hopper's FP8 tensor-core accumulation keeps fewer bits
 //                    than fp32; the plan's promotion_k); the adapter slices then run
