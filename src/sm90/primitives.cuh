@@ -8,6 +8,7 @@
 #include <cuda_bf16.h>
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include <cute/arch/copy_sm90_desc.hpp>
@@ -76,6 +77,17 @@ __device__ __forceinline__ void mma_call(uint64_t da, uint64_t db, float (&acc)[
 template <typename Op, int R>
 __device__ __forceinline__ void mma(uint64_t da, uint64_t db, float (&acc)[R], bool accumulate) {
   mma_call<Op>(da, db, acc, accumulate, std::make_index_sequence<R>{});
+}
+
+// f(integral_constant<int, 0>), ..., f(integral_constant<int, N - 1>): straight-line
+// code whose index is a compile-time constant in every call.
+template <typename F, int... I>
+__device__ __forceinline__ void unroll_calls(F&& f, std::integer_sequence<int, I...>) {
+  (f(std::integral_constant<int, I>{}), ...);
+}
+template <int N, typename F>
+__device__ __forceinline__ void unroll(F&& f) {
+  unroll_calls(f, std::make_integer_sequence<int, N>{});
 }
 
 template <int R>

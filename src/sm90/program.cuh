@@ -253,7 +253,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     };
     static_assert(kPromotionMmas == 2 || kPromotionMmas == 4, "promotion every half stage or every stage");
     constexpr int kStageMmas = kStageK / 32;
-    constexpr int kUnrollStages = 4;  // the block below is written out: stages 0..3
+    constexpr int kUnrollStages = 4;  // stages per straight-line block
 
     // Split-K: rank r's partial sums land in kPartialStages consecutive stages of
     // the leader's ring (wrapping around it), as 2048-byte blocks: block b holds
@@ -326,11 +326,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // serialises every wgmma); the queue drains once per kUnrollStages stages.
       uint32_t kb = kb_begin;
       for (; kb + kUnrollStages <= kb_end; kb += kUnrollStages) {
-        step(std::integral_constant<int, 0>{});
-        step(std::integral_constant<int, 1>{});
-        step(std::integral_constant<int, 2>{});
-        step(std::integral_constant<int, 3>{});
-        drain(std::integral_constant<int, 3>{});
+        unroll<kUnrollStages>(step);
+        drain(std::integral_constant<int, kUnrollStages - 1>{});
       }
       for (; kb < kb_end; ++kb) {
         step(std::integral_constant<int, 0>{});
