@@ -61,8 +61,7 @@ constexpr uint32_t consumer_regs(int consumer_warpgroups) {
   return regs > 232 ? 232 : regs;
 }
 
-// kPromotionMmas: 32-deep FP8 wgmma per promotion: 2 (64 K), 4 (128 K, a stage) or
-// 8 (256 K, two stages).
+// kPromotionMmas: 32-deep FP8 wgmma per promotion, 2 (64 K) or 4 (128 K, a stage).
 template <typename Shape, int kPromotionMmas>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     fp8_lora_program(const __grid_constant__ CUtensorMap tm_p, const __grid_constant__ CUtensorMap tm_q,
@@ -235,16 +234,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     auto release = [&](uint32_t s) {
       if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[s]);
     };
-    // One batch: wgmma [k0, k0 + kBatchMmas) of the stage into set `p`, the first
-    // overwriting it where the batch opens a promotion group.
-    constexpr int kStageMmas = kStageK / 32;
-    constexpr int kBatchMmas = kPromotionMmas < kStageMmas ? kPromotionMmas : kStageMmas;
-    auto issue = [&](float (&p)[kAccRegs], uint64_t dp, uint64_t dq, int k0, bool fresh) {
+    // Instructions [k0, k0 + kPromotionMmas) of the stage into set `p`, one group.
+    auto issue = [&](float (&p)[kAccRegs], uint64_t dp, uint64_t dq, int k0) {
       fence_operands(p);
       cute::warpgroup_arrive();
 #pragma unroll
-      for (int k = k0; k < k0 + kBatchMmas; ++k)
-        mma<typename Ops::Fp8>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), p, k > k0 || !fresh);
+      for (int k = k0; k < k0 + kPromotionMmas; ++k)
+        mma<typename Ops::Fp8>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), p, k > k0);
       cute::warpgroup_commit_batch();
     };
     // The fences pin the additions between the waits around them: otherwise the
@@ -255,8 +251,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       for (int i = 0; i < kAccRegs; ++i) acc[i] += p[i];
       fence_operands(acc);
     };
-    static_assert(kPromotionMmas == 2 || kPromotionMmas == 4 || kPromotionMmas == 8,
-                  "promotion every half stage, every stage or every two stages");
+    static_assert(kPromotionMmas == 2 || kPromotionMmas == 4, "promotion every half stage or every stage");
+    constexpr int kStageMmas = kStageK / 32;
     constexpr int kUnrollStages = 4;  // stages per straight-line block
 
     // Split-K: rank r's partial sums land in kPartialStages consecutive stages of
@@ -273,55 +269,48 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // and the phase of its own landing_free barrier.
     uint32_t lead_stage = 0, landing_phase = 0;
 
-    // The K loop runs in batches of kBatchMmas wgmma (committed together), one or
-    // two per stage; a promotion group is one batch, or (every 256 K) the batches
-    // of two stages into the same set. Two sets: each group goes into the set the
-    // previous one did not; after each batch is issued the one before it is
-    // retired (its stage released after the stage's last batch) and, where it
-    // closed a group, promoted while the new one runs. One set: each batch waited
-    // for, and promoted where it closes a group. Either way the sums enter acc in
-    // K order: the pipelining does not change a bit of the result. Batches are
-    // numbered within a straight-line block of kN stages (compile time: the set is
-    // a register array); the block's last batch closes a group.
-    constexpr int kBatches = kStageMmas / kBatchMmas;              // per stage
-    constexpr int kGroupBatches = kPromotionMmas / kBatchMmas;     // per promotion group
-    uint32_t previous = 0;  // the stage of the batch that may still run
-    auto batch = [&](auto b_c, auto n_c, uint64_t dp, uint64_t dq) {
-      constexpr int kB = decltype(b_c)::value, kLastB = decltype(n_c)::value * kBatches - 1;
-      constexpr int kJ = kB % kBatches;  // within its stage
-      issue(part[kB / kGroupBatches % kSets], dp, dq, kJ * kBatchMmas, kB % kGroupBatches == 0);
+    // A stage is kGroups promotion groups. Two sets: each group goes into the set
+    // the previous one did not; while it runs, the previous group is retired and
+    // promoted (and its stage released after the stage's last group). One set: each
+    // group waited for, then promoted. Either way the sums enter acc in K order:
+    // the pipelining does not change a bit of the result. Groups are numbered within
+    // a straight-line block of stages (compile time: the set is a register array).
+    constexpr int kGroups = kStageMmas / kPromotionMmas;
+    uint32_t previous = 0;  // the stage of the group that may still run
+    auto group = [&](auto index_c, auto g_c, uint64_t dp, uint64_t dq) {
+      constexpr int kIndex = decltype(index_c)::value, kG = decltype(g_c)::value;
+      issue(part[kIndex % kSets], dp, dq, kG * kPromotionMmas);
       if constexpr (kSets == 2) {
-        if constexpr (kB > 0) {
+        if constexpr (kIndex > 0) {
           cute::warpgroup_wait<1>();
-          if constexpr (kJ == 0) release(previous);
-          if constexpr ((kB - 1) % kGroupBatches == kGroupBatches - 1) promote(part[(kB - 1) / kGroupBatches % kSets]);
+          if constexpr (kG == 0) release(previous);
+          promote(part[(kIndex - 1) % kSets]);
         }
       } else {
         cute::warpgroup_wait<0>();
-        if constexpr (kJ == kBatches - 1) release(stage);
-        if constexpr (kB % kGroupBatches == kGroupBatches - 1 || kB == kLastB) promote(part[0]);
+        if constexpr (kG == kGroups - 1) release(stage);
+        promote(part[0]);
       }
     };
-    // Stage u of a straight-line block of kN stages.
-    auto step = [&](auto u_c, auto n_c) {
+    // Stage u of a straight-line block.
+    auto step = [&](auto u_c) {
       constexpr int kU = decltype(u_c)::value;
       cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
       uint64_t dp, dq;
       stage_descs(dp, dq);
-      batch(std::integral_constant<int, kU * kBatches>{}, n_c, dp, dq);
-      if constexpr (kBatches == 2) batch(std::integral_constant<int, kU * kBatches + 1>{}, n_c, dp, dq);
+      group(std::integral_constant<int, kU * kGroups>{}, std::integral_constant<int, 0>{}, dp, dq);
+      if constexpr (kGroups == 2)
+        group(std::integral_constant<int, kU * kGroups + 1>{}, std::integral_constant<int, 1>{}, dp, dq);
       previous = stage;
       if (++stage == kStages) stage = 0, phase ^= 1;
     };
-    // A straight-line block of kN stages, then its last batch retired and promoted.
-    auto block = [&](auto n_c) {
-      constexpr int kN = decltype(n_c)::value;
-      static_assert(kN == 1 || kN * kBatches % kGroupBatches == 0, "a block of stages closes whole groups");
-      unroll<kN>([&](auto u_c) { step(u_c, n_c); });
+    // After stage u, the block's last: retire and promote its last group.
+    auto drain = [&](auto u_c) {
+      constexpr int kLast = decltype(u_c)::value * kGroups + kGroups - 1;
       if constexpr (kSets == 2) {
         cute::warpgroup_wait<0>();
         release(previous);
-        promote(part[(kN * kBatches - 1) / kGroupBatches % kSets]);
+        promote(part[kLast % kSets]);
       }
     };
 
@@ -336,8 +325,14 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // wgmma groups only within straight-line code: across a loop back edge it
       // serialises every wgmma); the queue drains once per kUnrollStages stages.
       uint32_t kb = kb_begin;
-      for (; kb + kUnrollStages <= kb_end; kb += kUnrollStages) block(std::integral_constant<int, kUnrollStages>{});
-      for (; kb < kb_end; ++kb) block(std::integral_constant<int, 1>{});
+      for (; kb + kUnrollStages <= kb_end; kb += kUnrollStages) {
+        unroll<kUnrollStages>(step);
+        drain(std::integral_constant<int, kUnrollStages - 1>{});
+      }
+      for (; kb < kb_end; ++kb) {
+        step(std::integral_constant<int, 0>{});
+        drain(std::integral_constant<int, 0>{});
+      }
 
       // Adapter (leader only): BF16 wgmma over r, summed in fp32 in set 0 of `part`,
       // before the split-K reduction so that it overlaps the other CTAs' last K
