@@ -109,9 +109,17 @@ inline constexpr int64_t kHopperWideTileMinM = 4096;
 // leaves the busiest SM fewer output elements; along M on ties) instead of
 // fp8_hopper_128x128 when its busiest SM computes at most this percentage of the
 // output elements the 128 x 128 tiling gives it: per element the three-consumer
-// program is the faster one (H200: M = 2048, N = 6144, equal work: 85.9 against
-// 94.2 us; M = 2048, N = 28672, 102%: 467-469 against 506).
+// program is the faster one (H200, promotion every 64 K: M = 2048, N = 6144, equal
+// work: 85.9 against 94.2 us; M = 2048, N = 28672, 102%: 467-469 against 506).
 inline constexpr int64_t kHopperWideTileMaxWorkPercent = 105;
+// The same with promotion every 128 K (K >= kHopperLongPromotionMinK), where the
+// three-consumer program gains more per element (H200, 2026-11-30, r = 128, us,
+// 192-row tiles against 128 x 128: 112.5% of the work, M = 2048, N = 4096,
+// K = 4096 59.9 against 65.7, K = 14336 216.0 against 235.9; M = 2048, N = K = 8192
+// 256.7 against 270.6; M = 1024, N = 8192 68.8 against 72.3; 107%, turned:
+// M = 512, N = 28672 107.8 against 113.5, M = 1024 232.1 against 249.0; 150%,
+// M = 512, N = 4096: 21.1 against 17.0).
+inline constexpr int64_t kHopperWideTileMaxWorkPercentLongPromotion = 115;
 // Past decode (M > kHopperSwapMaxM), the 64-row swap programs replace that choice
 // when they leave the busiest SM at most this percentage of its K-block work (few
 // tiles: M = 256, N = 1024, K = 4096 is 16 tiles of 128 x 128, 64 of 64 x 64).

@@ -15,6 +15,11 @@ namespace {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// Hopper: K elements between promotions of the tensor cores' partial sums.
+int hopper_promotion_k(int64_t K) {
+  return K >= kHopperLongPromotionMinK ? sm90::kPromotionLongK : sm90::kPromotionShortK;
+}
+
 void set_grid(Plan& p, int64_t tile_m, int64_t tile_n, int64_t M, int64_t N, int64_t workers,
               int ctas_per_worker) {
   p.tile_m = static_cast<int>(tile_m);
@@ -160,10 +165,11 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // M = 8192: 2-6% faster than the two-set 128 x 128 program).
 // Below that, 128 x 128 tiles unless the three-consumer program on 192-row tiles
 // (along M, or turned along N) leaves the busiest SM about as much work or less
-// (kHopperWideTileMaxWorkPercent): fewer waves of larger tiles, e.g. M = 512,
+// (kHopperWideTileMaxWorkPercent; kHopperWideTileMaxWorkPercentLongPromotion where
+// the plan promotes every 128 K): fewer waves of larger tiles, e.g. M = 512,
 // N = 6144 is 128 tiles of 192 weight rows x 128 tokens, one wave, instead of 192
 // tiles of 128 x 128 (H200, 2026-11-30: 24.1 against 32.0 us).
-Program choose_sm90_by_shape(int64_t M, int64_t N, int num_sms) {
+Program choose_sm90_by_shape(int64_t M, int64_t N, int64_t K, int num_sms) {
   if (M <= kHopperSwapTokensMaxM) return Program::kHopperSwap64x16;
   if (M <= kHopperSwapTokens32MaxM) return Program::kHopperSwap64x32;
   if (M <= kHopperSwapMaxM) return Program::kHopperSwap64x64;
@@ -173,7 +179,10 @@ Program choose_sm90_by_shape(int64_t M, int64_t N, int num_sms) {
   const int64_t square = busiest_sm_work(128, 128, M, N, num_sms);
   const int64_t tall = busiest_sm_work(192, 128, M, N, num_sms);    // fp8_hopper_192x128
   const int64_t turned = busiest_sm_work(128, 192, M, N, num_sms);  // fp8_hopper_swap_192x128
-  if (std::min(tall, turned) * 100 > square * kHopperWideTileMaxWorkPercent) return Program::kHopper128x128;
+  const int64_t max_percent = hopper_promotion_k(K) == sm90::kPromotionLongK
+                                  ? kHopperWideTileMaxWorkPercentLongPromotion
+                                  : kHopperWideTileMaxWorkPercent;
+  if (std::min(tall, turned) * 100 > square * max_percent) return Program::kHopper128x128;
   return tall <= turned ? Program::kHopper192x128 : Program::kHopperSwap192x128;
 }
 
@@ -191,7 +200,7 @@ int64_t busiest_sm_k_work(const Plan& p, int64_t K) {
 // N = 512: 6.30 against 12.42; N = 1024, K = 14336: 15.15 against 27.30; at equal
 // work, M = 1024, N = 1024, swap 64 x 64 is 25% slower than swap 128 x 64).
 Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
-  const Program by_shape = choose_sm90_by_shape(M, N, num_sms);
+  const Program by_shape = choose_sm90_by_shape(M, N, K, num_sms);
   if (M <= kHopperSwapMaxM) return by_shape;
   int64_t best = busiest_sm_k_work(plan_sm90_program(by_shape, M, N, K, num_sms), K);
   const int64_t limit = best * kHopperSmallTileMaxWorkPercent / 100;
@@ -257,9 +266,7 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
     throw InvalidArgument("plan_sm90_program: promotion_k must be 0 (the plan chooses), 64 or 128");
   Plan p{};
   p.arch = Arch::SM90;
-  p.promotion_k = promotion_k != 0                     ? promotion_k
-                  : K >= kHopperLongPromotionMinK ? sm90::kPromotionLongK
-                                                  : sm90::kPromotionShortK;
+  p.promotion_k = promotion_k != 0 ? promotion_k : hopper_promotion_k(K);
   const bool hopper_program = sm90::with_shape(program, [&](auto shape) {
     hopper<decltype(shape)>(p, program, M, N, K, num_sms, split, rows);
   });

@@ -55,14 +55,16 @@ TEST(PlanSm90, SmallMSwapsAB) {
     EXPECT_EQ(q.waves, 4);
   }
 
-  for (int64_t M : {193, 256, 4095}) {
+  for (int64_t M : {193, 256, 1024}) {
     const cake::Plan p = cake::plan(M, 4096, 4096, 128, Arch::SM90, 132);
     EXPECT_EQ(p.program, Program::kHopper128x128) << M;
     EXPECT_FALSE(p.swap_ab);
     EXPECT_EQ(p.tile_m, 128);
     EXPECT_EQ(p.tile_n, 128);
   }
-  for (int64_t M : {4096, 8192}) {
+  // From M = 4096 always; M = 4095 is 704 tiles along M (6 waves) against 1024 of
+  // 128 x 128 (8 waves): 112.5% of the work, under the threshold at K = 4096.
+  for (int64_t M : {4095, 4096, 8192}) {
     const cake::Plan p = cake::plan(M, 4096, 4096, 128, Arch::SM90, 132);
     EXPECT_EQ(p.program, Program::kHopper192x128) << M;
     EXPECT_EQ(p.tile_m, 192);
@@ -72,7 +74,7 @@ TEST(PlanSm90, SmallMSwapsAB) {
 }
 
 TEST(PlanSm90, PersistentGridIsMinOfTilesAndSms) {
-  cake::Plan p = cake::plan(2048, 8192, 8192, 64, Arch::SM90, 132);
+  cake::Plan p = cake::plan(2048, 8192, 2048, 64, Arch::SM90, 132);
   EXPECT_EQ(p.tiles, 16 * 64);
   EXPECT_EQ(p.grid, 132);
   EXPECT_EQ(p.workers, 132);
@@ -260,14 +262,22 @@ TEST(PlanSm90, TurnedWideTileWhenItSavesWaves) {
   // More work on the busiest SM: the two-set 128 x 128 program.
   EXPECT_EQ(sm90_program(512, 4096), Program::kHopper128x128);   // one wave either way
   EXPECT_EQ(sm90_program(512, 8192), Program::kHopper128x128);   // two waves either way
-  EXPECT_EQ(sm90_program(2048, 4096), Program::kHopper128x128);  // 4 waves against 3 (112%)
+  EXPECT_EQ(sm90_program(2048, 4096, 2048), Program::kHopper128x128);  // 4 waves against 3 (112.5%)
   EXPECT_EQ(sm90_program(512, 6144, 4096, 192), Program::kHopper128x128);  // 192 SMs: one wave of 128 x 128
-  // At the threshold (kHopperWideTileMaxWorkPercent = 105): M = 2048, N = 28672 is
-  // 3584 tiles (28 waves, 458752 elements) against 2464 along M and 2400 turned
-  // (19 waves, 466944: 101.8%); M = 512 is 896 tiles (7 waves, 114688) against 600
-  // turned (5 waves, 122880: 107%).
-  EXPECT_EQ(sm90_program(2048, 28672), Program::kHopper192x128);
-  EXPECT_EQ(sm90_program(512, 28672), Program::kHopper128x128);
+  // At the threshold with promotion every 64 K (kHopperWideTileMaxWorkPercent = 105):
+  // M = 2048, N = 28672 is 3584 tiles (28 waves, 458752 elements) against 2464 along
+  // M and 2400 turned (19 waves, 466944: 101.8%); M = 512 is 896 tiles (7 waves,
+  // 114688) against 600 turned (5 waves, 122880: 107%).
+  EXPECT_EQ(sm90_program(2048, 28672, 2048), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(512, 28672, 2048), Program::kHopper128x128);
+  // Every 128 K (K >= kHopperLongPromotionMinK) the threshold is
+  // kHopperWideTileMaxWorkPercentLongPromotion = 115: 112.5% and 107% take the
+  // 192-row tiles, 150% does not.
+  EXPECT_EQ(sm90_program(2048, 4096, cake::kHopperLongPromotionMinK), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(2048, 4096, cake::kHopperLongPromotionMinK - 16), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(2048, 8192, 8192), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(512, 28672, 4096), Program::kHopperSwap192x128);
+  EXPECT_EQ(sm90_program(512, 4096, 4096), Program::kHopper128x128);
   // From kHopperWideTileMinM the 192 x 128 program, whatever the waves.
   EXPECT_EQ(sm90_program(cake::kHopperWideTileMinM, 6144), Program::kHopper192x128);
 }
