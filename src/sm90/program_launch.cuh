@@ -15,9 +15,10 @@ namespace cake::sm90 {
 template <typename Shape, int kPromotionK>
 constexpr auto kernel_of = &fp8_lora_program<Shape, kPromotionK / 32>;
 
+// The kernel, its dynamic shared-memory limit set on `device` (a per-device
+// function attribute; once per device).
 template <typename Shape, int kPromotionK>
-void configure(int device) {
-  // The dynamic shared-memory limit is a per-device function attribute.
+auto configured_kernel(int device) {
   static std::atomic<uint64_t> configured{0};
   const uint64_t bit = uint64_t{1} << (device & 63);
   if (!(configured.load(std::memory_order_acquire) & bit)) {
@@ -26,12 +27,13 @@ void configure(int device) {
                "cudaFuncSetAttribute(max dynamic shared memory)");
     configured.fetch_or(bit, std::memory_order_acq_rel);
   }
+  return kernel_of<Shape, kPromotionK>;
 }
 
 template <typename Shape>
 int max_active_clusters(int split) {
   // Both promotion depths take the same registers and shared memory.
-  configure<Shape, kPromotionShortK>(current_device());
+  auto* kernel = configured_kernel<Shape, kPromotionShortK>(current_device());
   cudaLaunchAttribute attr;
   attr.id = cudaLaunchAttributeClusterDimension;
   attr.val.clusterDim.x = split, attr.val.clusterDim.y = 1, attr.val.clusterDim.z = 1;
@@ -42,7 +44,7 @@ int max_active_clusters(int split) {
   config.attrs = &attr;
   config.numAttrs = 1;
   int clusters = 0;
-  check_cuda(cudaOccupancyMaxActiveClusters(&clusters, kernel_of<Shape, kPromotionShortK>, &config),
+  check_cuda(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config),
              "cudaOccupancyMaxActiveClusters");
   return clusters;
 }
@@ -50,12 +52,8 @@ int max_active_clusters(int split) {
 template <typename Shape>
 void run_program(const TensorMaps& maps, const ProgramParams& params, int promotion_k, int grid, int device,
                  cudaStream_t stream) {
-  const bool long_promotion = promotion_k == kPromotionLongK;
-  auto* kernel = long_promotion ? kernel_of<Shape, kPromotionLongK> : kernel_of<Shape, kPromotionShortK>;
-  if (long_promotion)
-    configure<Shape, kPromotionLongK>(device);
-  else
-    configure<Shape, kPromotionShortK>(device);
+  auto* kernel = promotion_k == kPromotionLongK ? configured_kernel<Shape, kPromotionLongK>(device)
+                                                : configured_kernel<Shape, kPromotionShortK>(device);
 
   cudaLaunchAttribute attrs[2];
   attrs[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
