@@ -1,9 +1,5 @@
 // Static persistent tile scheduler: cluster c takes tiles c, c + clusters, ...
-// Split-K: the CTAs of a cluster share each tile, splitting its K loop. Multicast:
-// a cluster's tile is `multicast` neighbouring tiles along Q (one P tile), CTA i
-// taking the i-th; past the last Q tile it still runs (its loads are zeros beyond
-// the operand and its stores are clipped) so that it loads its slice of P for the
-// others.
+// (the CTAs of a cluster share each tile, splitting its K loop).
 // Tile indices run in a grouped raster: `group` consecutive tiles walk down the P
 // dimension before stepping along Q, so CTAs resident at the same time share a
 // narrow band of both operands in L2. The producer and the consumers of a CTA run
@@ -15,19 +11,11 @@
 namespace cake::sm90 {
 
 struct TileScheduler {
-  uint32_t tiles_p, tiles_q, group;  // tiles_q: of the cluster's (multicast) width
-  uint32_t multicast, q_index;
+  uint32_t tiles_p, tiles_q, group;
   uint32_t next, stride;
 
-  __device__ TileScheduler(uint32_t tp, uint32_t tq, uint32_t g, uint32_t split, uint32_t multicast_,
-                           uint32_t q_index_)
-      : tiles_p(tp),
-        tiles_q((tq + multicast_ - 1) / multicast_),
-        group(g),
-        multicast(multicast_),
-        q_index(q_index_),
-        next(blockIdx.x / (split * multicast_)),
-        stride(gridDim.x / (split * multicast_)) {}
+  __device__ TileScheduler(uint32_t tp, uint32_t tq, uint32_t g, uint32_t split)
+      : tiles_p(tp), tiles_q(tq), group(g), next(blockIdx.x / split), stride(gridDim.x / split) {}
 
   __device__ uint32_t total() const { return tiles_p * tiles_q; }
 
@@ -41,7 +29,7 @@ struct TileScheduler {
     const uint32_t rows = min(group, tiles_p - first_p);
     const uint32_t local = t % per_group;
     tp = first_p + local % rows;
-    tq = local / rows * multicast + q_index;
+    tq = local / rows;
     return true;
   }
 
