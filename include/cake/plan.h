@@ -38,8 +38,9 @@ enum class Program {
   // consumer warpgroups of 64 tokens each.
   kHopperSwap64x128,
   // SM90, mid-size M: three consumer warpgroups on 192 weight rows x 128 tokens,
-  // when that tiling leaves the busiest SM no more than 105% of the work of
-  // 128 x 128 tiles (kHopperWideTileMaxWorkPercent) and less than 192 x 128.
+  // when that tiling leaves the busiest SM no more than 105% (115% from
+  // K = 4096 on) of the work of 128 x 128 tiles (kHopperWideTileMaxWorkPercent,
+  // ...LongPromotion) and less than 192 x 128.
   kHopperSwap192x128,
   // Blackwell (SM100 / SM103): static persistent program on CTA-pair tiles.
   kBlackwellStatic,
