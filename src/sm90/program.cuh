@@ -304,13 +304,14 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       previous = stage;
       if (++stage == kStages) stage = 0, phase ^= 1;
     };
-    // After stage u, the block's last: retire and promote its last group.
-    auto drain = [&](auto u_c) {
-      constexpr int kLast = decltype(u_c)::value * kGroups + kGroups - 1;
+    // A straight-line block of n stages, then its last group retired and promoted.
+    auto block = [&](auto n_c) {
+      constexpr int kN = decltype(n_c)::value;
+      unroll<kN>(step);
       if constexpr (kSets == 2) {
         cute::warpgroup_wait<0>();
         release(previous);
-        promote(part[kLast % kSets]);
+        promote(part[(kN * kGroups - 1) % kSets]);
       }
     };
 
@@ -325,14 +326,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // wgmma groups only within straight-line code: across a loop back edge it
       // serialises every wgmma); the queue drains once per kUnrollStages stages.
       uint32_t kb = kb_begin;
-      for (; kb + kUnrollStages <= kb_end; kb += kUnrollStages) {
-        unroll<kUnrollStages>(step);
-        drain(std::integral_constant<int, kUnrollStages - 1>{});
-      }
-      for (; kb < kb_end; ++kb) {
-        step(std::integral_constant<int, 0>{});
-        drain(std::integral_constant<int, 0>{});
-      }
+      for (; kb + kUnrollStages <= kb_end; kb += kUnrollStages) block(std::integral_constant<int, kUnrollStages>{});
+      for (; kb < kb_end; ++kb) block(std::integral_constant<int, 1>{});
 
       // Adapter (leader only): BF16 wgmma over r, summed in fp32 in set 0 of `part`,
       // before the split-K reduction so that it overlaps the other CTAs' last K
