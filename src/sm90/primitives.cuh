@@ -163,6 +163,21 @@ __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
 }
 
+// Arrive on the mbarrier at `bar`'s offset in CTA `rank` of the cluster, where
+// `pred` holds (predicated, no branch).
+__device__ __forceinline__ void arrive_remote_if(const uint64_t* bar, uint32_t rank, bool pred) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      ".reg .b32 remote;\n"
+      "setp.ne.b32 p, %2, 0;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "@p mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
+      "}\n" ::"r"(cute::cast_smem_ptr_to_uint(bar)),
+      "r"(rank), "r"(static_cast<uint32_t>(pred))
+      : "memory");
+}
+
 // The address of the same shared-memory location in CTA `rank` of the cluster.
 __device__ __forceinline__ uint32_t map_shared_rank(uint32_t addr, uint32_t rank) {
   uint32_t r;
