@@ -269,14 +269,16 @@ struct Set {
 
 // Experiments: --program NAME runs that Hopper program, --split S forces its
 // split-K, --rows R its rows per P tile, --promote K its promotion depth (64 or
-// 128); otherwise cake chooses (cake::mm_fp8_lora).
+// 128), --multicast 1|2 its P-tile multicast off / on; otherwise cake chooses
+// (cake::mm_fp8_lora).
 int g_force_split = 0;
 int g_force_rows = 0;
 int g_force_promotion = 0;
+int g_force_multicast = 0;
 std::string g_force_program;
 
 void run_cake(const cake::MmFp8LoraArgs& x, cudaStream_t stream) {
-  if (!g_force_split && !g_force_rows && !g_force_promotion && g_force_program.empty())
+  if (!g_force_split && !g_force_rows && !g_force_promotion && !g_force_multicast && g_force_program.empty())
     return cake::mm_fp8_lora(x, stream);
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -284,7 +286,9 @@ void run_cake(const cake::MmFp8LoraArgs& x, cudaStream_t stream) {
   for (cake::Program p : cake::sm90::kPrograms)
     if (g_force_program == cake::program_name(p)) prog = p;
   cake::sm90::launch(
-      cake::plan_sm90_program(prog, x.M, x.N, x.K, sms, g_force_split, g_force_rows, g_force_promotion), x, stream);
+      cake::plan_sm90_program(prog, x.M, x.N, x.K, sms, g_force_split, g_force_rows, g_force_promotion,
+                              g_force_multicast),
+      x, stream);
 }
 
 double geomean(const std::vector<double>& v) {
@@ -350,6 +354,7 @@ int run_bench(int argc, char** argv) {
     else if (arg == "--split") g_force_split = std::stoi(next());
     else if (arg == "--rows") g_force_rows = std::stoi(next());
     else if (arg == "--promote") g_force_promotion = std::stoi(next());
+    else if (arg == "--multicast") g_force_multicast = std::stoi(next());
     else if (arg == "--program") g_force_program = next();
     else if (arg == "--occupancy") {
       for (cake::Program p : cake::sm90::kPrograms) {
@@ -369,7 +374,7 @@ int run_bench(int argc, char** argv) {
       std::printf("usage: cake_bench [--quick] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K] [--r 32,64,128]\n"
                   "                  [--reps 15] [--out results]\n"
                   "experiments: [--program %s]\n"
-                  "             [--split S] [--rows R] [--promote 64|128] [--occupancy]\n"
+                  "             [--split S] [--rows R] [--promote 64|128] [--multicast 1|2] [--occupancy]\n"
                   "             [--no-ceilings] (skip the copy / cuBLASLt ceilings: floors print nan)\n"
                   "             [--once] (profilers: each variant launched once, in the order cuBLASLt fast,\n"
                   "                       cuBLASLt without fast accumulation, then cake; no timing)\n",

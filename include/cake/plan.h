@@ -139,6 +139,15 @@ inline constexpr int64_t kHopperSmallTileMaxWorkPercent = 50;
 // hopper()).
 inline constexpr int kHopperNarrowRows[] = {56, 48, 40};
 
+// The compute-bound Hopper programs (tiles of at least 128 x 128) run in CTA pairs
+// that share their P tile by TMA multicast when they have at least this many waves
+// of tiles (plan.cpp hopper_multicast). H200, 2026-11-30, r = 128, K = 4096 unless
+// stated, us without / with, two runs each: M = 8192, N = K = 8192 946 / 910;
+// N = 28672 1725 / 1691; N = 4096, K = 14336 834 / 817; M = 2048, N = 6144
+// 102.6 / 97.3; N = 28672 446.5 / 440.1. On one wave it costs: M = 512, N = 4096
+// 18.0 / 18.5, N = 6144 24.0 / 24.6.
+inline constexpr int64_t kHopperMulticastMinWaves = 3;
+
 // Hopper's FP8 tensor-core accumulation keeps fewer bits than fp32, so the
 // programs add its partial sums into an fp32 accumulator every 64 elements of K,
 // or every 128 from this K on: half the additions (H200, r = 128: 8192^3 1023 ->
@@ -158,8 +167,12 @@ inline constexpr int64_t kHopperLongPromotionMinK = 4096;
 // the rows of P per tile (the operand on wgmma's 64-row side); otherwise the
 // program's block, or for the 64-row swap programs a multiple of 8 below it.
 // promotion_k 0 lets the plan choose (kHopperLongPromotionMinK); 64 or 128 forces it.
+// multicast 0 lets the plan choose whether CTA pairs along the Q operand share
+// their P tile by TMA multicast (cluster_n = 2, or cluster_m = 2 with swap); 1
+// forces it off, 2 on (InvalidArgument where the plan cannot: with split-K, narrow
+// or partial P tiles, or a single tile along Q).
 Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split = 0,
-                       int rows = 0, int promotion_k = 0);
+                       int rows = 0, int promotion_k = 0, int multicast = 0);
 
 // Raster block of the Blackwell L2-point program, in pair tiles.
 inline constexpr int kBlackwellRasterBlockM = 4;

@@ -42,11 +42,14 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
   const bool narrow = tile_p < Shape::kBlockP;
   const int p_rows = static_cast<int>(std::min<int64_t>(tile_p, (rows_p + 7) / 8 * 8));
   const int q_rows = static_cast<int>(std::min<int64_t>(Shape::kBlockQ, (rows_q + 7) / 8 * 8));
+  // Multicast: each CTA of a cluster loads a slice of the P tile.
+  const int multicast = swap ? plan.cluster_m : plan.cluster_n;
+  const int p_box = p_rows / multicast;
   TensorMaps maps{};
-  maps.p = fp8(swap ? static_cast<const void*>(a.b) : a.a, rows_p, swap ? ldb : lda, p_rows);
+  maps.p = fp8(swap ? static_cast<const void*>(a.b) : a.a, rows_p, swap ? ldb : lda, p_box);
   maps.q = fp8(swap ? static_cast<const void*>(a.a) : a.b, rows_q, swap ? lda : ldb, q_rows);
   if (adapter) {
-    maps.lora_p = bf16(swap ? a.lora_b : a.d, rows_p, p_rows);
+    maps.lora_p = bf16(swap ? a.lora_b : a.d, rows_p, p_box);
     maps.lora_q = bf16(swap ? a.d : a.lora_b, rows_q, q_rows);
   }
   // Each consumer warpgroup stores its 64 rows of P: boxes of 64 (M) x 64 (N), or
@@ -66,6 +69,7 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
   params.lora_steps = adapter ? static_cast<uint32_t>(a.r / 16) : 0;
   params.n = static_cast<uint32_t>(a.N);
   params.split = static_cast<uint32_t>(plan.split_k);
+  params.multicast = static_cast<uint32_t>(multicast);
   params.p_rows = static_cast<uint32_t>(p_rows);
   params.q_rows = static_cast<uint32_t>(q_rows);
   params.narrow = narrow;

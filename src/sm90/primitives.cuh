@@ -104,6 +104,13 @@ __device__ __forceinline__ void tma_load(const CUtensorMap* map, Barrier* bar, v
   cute::SM90_TMA_LOAD_2D::copy(map, reinterpret_cast<uint64_t*>(bar), cache_hint, smem, c0, c1);
 }
 
+// The same box into the same shared-memory offset of every CTA in `mask` (cluster
+// ranks), completing its bytes on each one's barrier at `bar`'s offset.
+__device__ __forceinline__ void tma_load_multicast(const CUtensorMap* map, Barrier* bar, uint16_t mask, void* smem,
+                                                   int c0, int c1, uint64_t cache_hint) {
+  cute::SM90_TMA_LOAD_MULTICAST_2D::copy(map, reinterpret_cast<uint64_t*>(bar), mask, cache_hint, smem, c0, c1);
+}
+
 __device__ __forceinline__ void tma_store(const CUtensorMap* map, const void* smem, int c0, int c1) {
   cute::SM90_TMA_STORE_2D::copy(map, smem, c0, c1);
 }
@@ -130,9 +137,9 @@ __device__ __forceinline__ void named_barrier(int id, int threads) {
 }
 
 // ---------------------------------------------------------------------------------
-// Clusters (split-K): the CTAs of a cluster share each of their tiles; the others
+// Clusters. Split-K: the CTAs of a cluster share each of their tiles; the others
 // write their partial sums into rank 0's shared memory (st.async, completing on
-// its mbarriers).
+// its mbarriers). Multicast: each CTA's TMA loads fill all of them.
 
 __device__ __forceinline__ uint32_t cluster_rank() {
   uint32_t r;
@@ -149,6 +156,26 @@ __device__ __forceinline__ void cluster_arrive_relaxed() {
 }
 __device__ __forceinline__ void cluster_wait() {
   asm volatile("barrier.cluster.wait.acquire;" ::: "memory");
+}
+// The whole cluster barrier, ordering this thread's earlier operations on other
+// CTAs' shared memory (their mbarriers) before any CTA passes it.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
+}
+
+// Arrive on the mbarrier at `bar`'s offset in CTA `rank` of the cluster, where
+// `pred` holds (predicated, no branch).
+__device__ __forceinline__ void arrive_remote_if(const uint64_t* bar, uint32_t rank, bool pred) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      ".reg .b32 remote;\n"
+      "setp.ne.b32 p, %2, 0;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "@p mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
+      "}\n" ::"r"(cute::cast_smem_ptr_to_uint(bar)),
+      "r"(rank), "r"(static_cast<uint32_t>(pred))
+      : "memory");
 }
 
 // The address of the same shared-memory location in CTA `rank` of the cluster.

@@ -2,9 +2,11 @@
 //
 //   out = alpha * (a @ b^T) + s * (d @ lora_b^T) [+ bias],  alpha = a_scale * b_scale
 //
-// Warp-specialised and persistent. Clusters of `split` CTAs walk the output tiles
-// (scheduler.cuh); the CTAs of a cluster share each tile and split its K loop
-// (split = 1: one CTA per tile, no cluster). Per CTA:
+// Warp-specialised and persistent. Clusters walk the output tiles (scheduler.cuh):
+// either `split` CTAs that share each tile and split its K loop (split-K), or
+// `multicast` CTAs on neighbouring tiles along Q that share their P tile, each
+// loading a slice of it into all of them by TMA multicast (less traffic from L2
+// per output element); both 1: one CTA per tile, no cluster. Per CTA:
 //   warpgroup 0      producer: one thread streams 128-byte-wide K slices of both
 //                    operands into a ring of shared-memory stages with TMA,
 //                    completing on mbarriers: first its share of the K loop of a/b
@@ -102,6 +104,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   const int thread = threadIdx.x % 128;
   const bool has_adapter = params.lora_scale != nullptr;
   const uint32_t split = params.split;
+  const uint32_t multicast = params.multicast;  // split or multicast is 1
   const uint32_t rank = split > 1 ? cluster_rank() : 0;  // rank 0 leads the cluster
   const bool leader = rank == 0;
 
@@ -116,7 +119,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     }
     for (int s = 0; s < kStages; ++s) {
       cutlass::arch::ClusterBarrier::init(&full[s], 1);
-      cutlass::arch::ClusterBarrier::init(&empty[s], kConsumerWarps);
+      // Multicast: a stage is refilled (in every CTA) once every CTA has read it.
+      cutlass::arch::ClusterBarrier::init(&empty[s], kConsumerWarps * multicast);
     }
     if (split > 1) {
       cutlass::arch::ClusterBarrier::init(landing_free, 1);
@@ -125,7 +129,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     cutlass::arch::fence_barrier_init();
   }
   __syncthreads();
-  if (split > 1) {
+  const bool clustered = split * multicast > 1;
+  if (clustered) {
     // Other CTAs arrive on this CTA's barriers: all are initialised first.
     cluster_arrive_relaxed();
     cluster_wait();
@@ -146,7 +151,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   const uint32_t kb_begin = k_block_at(rank * units / split);
   const uint32_t kb_end = k_block_at((rank + 1) * units / split);
 
-  TileScheduler scheduler(params.tiles_p, params.tiles_q, params.raster_group, split);
+  TileScheduler scheduler(params.tiles_p, params.tiles_q, params.raster_group, multicast, split * multicast);
+  // Multicast: the cluster's tile along Q is `multicast` of them, this CTA's the
+  // one of its rank (read where used: a register held over the loops spills in
+  // the 40-register producer).
+  auto own_q = [&](uint32_t tq) { return multicast > 1 ? tq * multicast + cluster_rank() : tq; };
 
   if (warpgroup == 0) {
     // ---------------------------------------------------------------- producer
@@ -156,12 +165,21 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // An operand shorter than its block (few tokens) is loaded as a short box: the
       // rows past it are never written (they only feed outputs that are not
       // stored), and TMA spends no time filling them with zeros.
+      // Multicast: this CTA loads slice p_slice of the P tile (its box is
+      // p_rows / multicast rows) into the same place in every CTA of the cluster;
+      // the whole tile arrives in each.
       const uint32_t stage_bytes = (params.p_rows + params.q_rows) * kRowBytes;
+      // (pairs: the slice is half the tile; 0 rows in when not multicast)
+      const uint32_t slice_row = multicast > 1 ? cluster_rank() * (params.p_rows / 2) : 0;
       auto load = [&](const CUtensorMap* mp, const CUtensorMap* mq, int k, int row_p, int row_q) {
         cutlass::arch::ClusterBarrier::wait(&empty[stage], phase ^ 1);
         Barrier* bar = reinterpret_cast<Barrier*>(&full[stage]);
         cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], stage_bytes);
-        tma_load(mp, bar, ring + stage * kStageBytes, k, row_p, kEvictNormal);
+        if (multicast > 1)
+          tma_load_multicast(mp, bar, 0b11, ring + stage * kStageBytes + slice_row * kRowBytes, k,
+                             row_p + static_cast<int>(slice_row), kEvictNormal);
+        else
+          tma_load(mp, bar, ring + stage * kStageBytes, k, row_p, kEvictNormal);
         tma_load(mq, bar, ring + stage * kStageBytes + kPBytes, k, row_q, kEvictNormal);
         if (++stage == kStages) stage = 0, phase ^= 1;
       };
@@ -169,6 +187,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       uint32_t taken_phase = 0;
       bool signalled = false;  // landing_free given for an earlier tile
       while (scheduler.get(tp, tq)) {
+        tq = own_q(tq);
         const int row_p = static_cast<int>(tp * p_step), row_q = static_cast<int>(tq * kBlockQ);
         for (uint32_t kb = kb_begin; kb < kb_end; ++kb)
           load(&tm_p, &tm_q, static_cast<int>(kb * kStageK), row_p, row_q);
@@ -231,8 +250,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       dq = desc_q0 + stage * (kStageBytes >> 4);
     };
 
+    // Multicast (pairs): in the other CTA too, whose producer writes into this one.
+    const bool paired = params.multicast > 1;
+    const uint32_t peer = paired ? cluster_rank() ^ 1 : 0;
     auto release = [&](uint32_t s) {
       if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[s]);
+      arrive_remote_if(&empty[s], peer, paired && lane == 0);
     };
     // Instructions [k0, k0 + kPromotionMmas) of the stage into set `p`, one group.
     auto issue = [&](float (&p)[kAccRegs], uint64_t dp, uint64_t dq, int k0) {
@@ -317,6 +340,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 
     uint32_t tp, tq;
     while (scheduler.get(tp, tq)) {
+      tq = own_q(tq);
 #pragma unroll
       for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
 
@@ -477,6 +501,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       }
     }
     if (leader && thread == 0) cute::tma_store_wait<0>();
+    // Multicast: no CTA leaves while another may still arrive on its barriers.
+    // The consumers hold it (exited threads do not count at the cluster barrier;
+    // everything the other CTA's producer sends here, they have consumed).
+    if (params.multicast > 1) cluster_sync();
   }
 #endif
 }

@@ -19,7 +19,8 @@ struct ProgramParams {
   uint32_t lora_chunks;  // ceil(r / kLoraChunk); 0 when no adapter was passed
   uint32_t lora_steps;   // r / 16: BF16 wgmma instructions over the whole rank
   uint32_t n;            // columns of out (bias length)
-  uint32_t split;        // CTAs per cluster sharing a tile's K loop (1: no cluster)
+  uint32_t split;        // CTAs per cluster sharing a tile's K loop (1: none)
+  uint32_t multicast;    // CTAs per cluster sharing a P tile by TMA multicast (1: none)
   // Rows of one P / Q box: the tile, or fewer when the operand is shorter (then it
   // is one tile). Narrow-tile programs (config.h kNarrowTiles) start P tiles every
   // p_rows rows, the others every kBlockP (the same whenever there are several).

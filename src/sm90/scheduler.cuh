@@ -1,5 +1,9 @@
 // Static persistent tile scheduler: cluster c takes tiles c, c + clusters, ...
-// (the CTAs of a cluster share each tile, splitting its K loop).
+// Split-K: the CTAs of a cluster share each tile, splitting its K loop. Multicast:
+// a cluster's tile is `multicast` neighbouring tiles along Q (one P tile), CTA i
+// taking the i-th; past the last Q tile it still runs (its loads are zeros beyond
+// the operand and its stores are clipped) so that it loads its slice of P for the
+// others.
 // Tile indices run in a grouped raster: `group` consecutive tiles walk down the P
 // dimension before stepping along Q, so CTAs resident at the same time share a
 // narrow band of both operands in L2. The producer and the consumers of a CTA run
@@ -11,11 +15,16 @@
 namespace cake::sm90 {
 
 struct TileScheduler {
-  uint32_t tiles_p, tiles_q, group;
+  uint32_t tiles_p, tiles_q, group;  // tiles_q: the clusters' tiles along Q
   uint32_t next, stride;
 
-  __device__ TileScheduler(uint32_t tp, uint32_t tq, uint32_t g, uint32_t split)
-      : tiles_p(tp), tiles_q(tq), group(g), next(blockIdx.x / split), stride(gridDim.x / split) {}
+  // cluster_ctas: split x multicast (one of them is 1).
+  __device__ TileScheduler(uint32_t tp, uint32_t tq, uint32_t g, uint32_t multicast, uint32_t cluster_ctas)
+      : tiles_p(tp),
+        tiles_q((tq + multicast - 1) / multicast),
+        group(g),
+        next(blockIdx.x / cluster_ctas),
+        stride(gridDim.x / cluster_ctas) {}
 
   __device__ uint32_t total() const { return tiles_p * tiles_q; }
 

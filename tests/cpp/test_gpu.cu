@@ -233,6 +233,36 @@ TEST(Gpu, EveryProgramAtBothPromotionDepthsPastLongK) {
     }
 }
 
+// P-tile multicast in CTA pairs, forced on every program (split 1, whole P tiles),
+// on a grid of 8 pairs so that each walks many tiles: the shared ring's barrier
+// phases over rounds of tiles, an odd number of Q tiles (the last pair's second
+// CTA runs past the operand, loading its half of P for the first), tails in M, N
+// and K. Multicast moves the same bytes into the same places, so the output is
+// bitwise the unpaired program's.
+TEST(Gpu, MulticastPairsOnEveryProgram) {
+  REQUIRE_SM90();
+  Problem p(600, 872, 528, 128, true, 909);
+  Launch l(p);
+  const int sms = 16;
+  const auto with = p.reference(true), without = p.reference(false);
+  for (cake::Program program : cake::sm90::kPrograms) {
+    SCOPED_TRACE(cake::program_name(program));
+    int rows = 0;
+    cake::sm90::with_shape(program, [&](auto shape) { rows = decltype(shape)::kBlockP; });
+    const cake::Plan paired = cake::plan_sm90_program(program, p.M, p.N, p.K, sms, 1, rows, 0, 2);
+    const cake::Plan single = cake::plan_sm90_program(program, p.M, p.N, p.K, sms, 1, rows, 0, 1);
+    ASSERT_EQ(paired.cluster_m * paired.cluster_n, 2);
+    ASSERT_EQ(single.cluster_m * single.cluster_n, 1);
+    ASSERT_GT(paired.waves, 1);
+    for (bool adapter : {true, false}) {
+      const auto out = l.run(l.args(p, adapter ? l.lora_scale() : nullptr), &paired);
+      expect_close(out, adapter ? with : without);
+      const auto unpaired = l.run(l.args(p, adapter ? l.lora_scale() : nullptr), &single);
+      EXPECT_EQ(std::memcmp(out.data(), unpaired.data(), out.size() * 2), 0) << "adapter " << adapter;
+    }
+  }
+}
+
 TEST(Gpu, ZeroAdapterIsBitwiseTheBase) {
   REQUIRE_SM90();
   for (int64_t M : {16, 130}) {

@@ -1,6 +1,8 @@
 // Program choice on simulated devices: at and around every threshold.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <string>
 
 #include "cake/errors.h"
@@ -280,6 +282,43 @@ TEST(PlanSm90, TurnedWideTileWhenItSavesWaves) {
   EXPECT_EQ(sm90_program(512, 4096, 4096), Program::kHopper128x128);
   // From kHopperWideTileMinM the 192 x 128 program, whatever the waves.
   EXPECT_EQ(sm90_program(cake::kHopperWideTileMinM, 6144), Program::kHopper192x128);
+}
+
+TEST(PlanSm90, MulticastPairsOnManyWavesOfLargeTiles) {
+  // From kHopperMulticastMinWaves waves of tiles of at least 128 x 128: CTA pairs
+  // along Q (N without swap, M with it), counted in pairs of tiles over the 66
+  // resident pairs.
+  cake::Plan p = cake::plan(2048, 4096, 4096, 128, Arch::SM90, 132);  // 352 tiles of 192 x 128
+  EXPECT_EQ(p.program, Program::kHopper192x128);
+  EXPECT_EQ(p.cluster_m, 1);
+  EXPECT_EQ(p.cluster_n, 2);
+  EXPECT_EQ(p.grid, 132);
+  EXPECT_EQ(p.waves, 3);  // 11 x 16 pairs
+  p = cake::plan(512, 28672, 4096, 128, Arch::SM90, 132);  // turned: pairs along M
+  EXPECT_EQ(p.program, Program::kHopperSwap192x128);
+  EXPECT_EQ(p.cluster_m, 2);
+  EXPECT_EQ(p.cluster_n, 1);
+  // One or two waves, small tiles, split-K: no pairs.
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{512, 4096, 4096}, {512, 8192, 8192}, {1, 4096, 4096},
+                         {128, 4096, 4096}, {1024, 1024, 4096}}) {
+    p = cake::plan(M, N, K, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.cluster_m * p.cluster_n, 1) << M << " " << N << " " << K;
+  }
+  // Forced on and off; refused with split-K, on narrow or partial P tiles, on one
+  // tile along Q, and for anything but 0, 1, 2.
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, 0, 2).cluster_n, 2);
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopper192x128, 8192, 8192, 8192, 132, 0, 0, 0, 1).cluster_n, 1);
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopperSwap64x16, 64, 4096, 4096, 132, 1, 64, 0, 2).cluster_m, 2);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 2, 0, 0, 2),
+               cake::InvalidArgument);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopperSwap64x16, 64, 4096, 4096, 132, 1, 56, 0, 2),
+               cake::InvalidArgument);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper192x128, 100, 4096, 4096, 132, 1, 0, 0, 2),
+               cake::InvalidArgument);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 512, 128, 4096, 132, 1, 0, 0, 2),
+               cake::InvalidArgument);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, 0, 3),
+               cake::InvalidArgument);
 }
 
 TEST(PlanSm90, OneProgramPlannedOnAnyShape) {

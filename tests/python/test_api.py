@@ -83,6 +83,10 @@ def test_plan_is_pure_and_queryable():
     assert cake.plan(512, 4096, 4096, 128, arch="sm90", num_sms=132)["promotion_k"] == 128
     assert cake.plan(1024, 4096, 4096, 128, arch="sm90", num_sms=132)["program"] == "fp8_hopper_128x128"
     assert cake.plan(4096, 4096, 4096, 128, arch="sm90", num_sms=132)["program"] == "fp8_hopper_192x128"
+    # Many waves of large tiles: CTA pairs along N share their tile of a by TMA multicast.
+    paired = cake.plan(4096, 4096, 4096, 128, arch="sm90", num_sms=132)
+    assert paired["cluster_n"] == 2 and paired["cluster_m"] == 1
+    assert cake.plan(512, 4096, 4096, 128, arch="sm90", num_sms=132)["cluster_n"] == 1
     assert cake.plan(1, 4096, 4096, 128, arch="sm100", num_sms=148)["program"] == "fp8_blackwell_static"
     big = cake.plan(512 * 39, 256 * 37, 32768, 128, arch="sm103", num_sms=148)
     assert big["program"] == "fp8_blackwell_tile_m" and big["tile_m"] == 512 and big["scheduler"] == "dynamic"
