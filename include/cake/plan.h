@@ -142,10 +142,10 @@ inline constexpr int kHopperNarrowRows[] = {56, 48, 40};
 // The compute-bound Hopper programs (tiles of at least 128 x 128) run in CTA pairs
 // that share their P tile by TMA multicast when they have at least this many waves
 // of tiles (plan.cpp hopper_multicast). H200, 2026-11-30, r = 128, K = 4096 unless
-// stated, us without / with, two runs each: M = 8192, N = K = 8192 946 / 910;
-// N = 28672 1725 / 1691; N = 4096, K = 14336 834 / 817; M = 2048, N = 6144
-// 102.6 / 97.3; N = 28672 446.5 / 440.1. On one wave it costs: M = 512, N = 4096
-// 18.0 / 18.5, N = 6144 24.0 / 24.6.
+// stated, us without / with, best of two runs each: M = 8192, N = K = 8192
+// 955.6 / 926.3; N = 28672 1748.9 / 1679.1; N = 6144 365.0 / 351.0; N = 4096,
+// K = 14336 807.6 / 790.1; M = 2048, N = K = 8192 255.0 / 247.7. On one wave it
+// cost 2-3% (a forced run: M = 512, N = 4096 18.0 / 18.5, N = 6144 24.0 / 24.6).
 inline constexpr int64_t kHopperMulticastMinWaves = 3;
 
 // Hopper's FP8 tensor-core accumulation keeps fewer bits than fp32, so the
