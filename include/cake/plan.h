@@ -133,6 +133,23 @@ inline constexpr int64_t kHopperSmallTileMaxWorkPercent = 50;
 // for M <= kHopperSwapMaxM (decode), resident clusters of 2 walk the tiles when
 // that leaves the busiest SM fewer K blocks (one more per tile counted for the
 // hand-over of the partial sums).
+// Decode on the swap programs chooses its one round of split-K (or none) by
+// estimated time instead: each 128-deep K block of a tile takes the longer of
+// what memory needs for the weight rows of every CTA streaming at once
+// (kHopperDecodeMemoryBytesPerNs) and what one SM needs for its own
+// (kHopperDecodeSmBlockNs per 64 weight rows up to 32 tokens, growing to
+// kHopperDecodeSmBlockNsWide at 64, whose bytes it reads from L2 too); a split adds kHopperSplitHandoverNsPerToken per token row for the
+// hand-over. Fitted on the H200 (2026-11-30, r = 128, us, unsplit / split 2, two
+// runs each): N = 4096 (64 tiles), K = 4096: M = 1 7.06 / 7.14, M = 16 7.38 / 7.58,
+// M = 32 7.59 / 7.91, M = 64 8.17 / 8.44; K = 8192: M = 1 11.41 / 11.51, M = 64
+// 13.04 / 12.74; K = 14336: M = 32 18.25 / 18.30, M = 64 19.98 / 19.14;
+// N = 2048 (32 tiles), K = 4096: M = 1 6.77 / 5.32, M = 64 7.94 / 6.59. So 64 SMs
+// unsplit already stream N = 4096 at the memory's rate; at 64 tokens an SM alone
+// is slower (tokens from L2), and the split pays from K = 8192 on.
+inline constexpr int64_t kHopperDecodeMemoryBytesPerNs = 4000;
+inline constexpr int64_t kHopperDecodeSmBlockNs = 117;
+inline constexpr int64_t kHopperDecodeSmBlockNsWide = 146;
+inline constexpr int64_t kHopperSplitHandoverNsPerToken = 11;
 
 // The swap programs on 64 weight rows may take tiles of these fewer weight rows,
 // widest first, when that leaves the busiest SM fewer rows to stream (plan.cpp

@@ -47,12 +47,32 @@ int64_t resident_clusters(int split, int num_sms) {
   return split == 2 ? num_sms / 2 : 0;
 }
 
+// What a decode K loop streams per tile: weight rows, token rows (rounded up to 8).
+struct DecodeStream {
+  int64_t weight_rows, token_rows;
+};
+
+// Estimated time of a decode K loop of k_blocks per tile, `tiles` tiles at once in
+// clusters of `split` (kHopperDecodeMemoryBytesPerNs and what follows, plan.h).
+int64_t decode_loop_ns(int64_t tiles, int split, int64_t k_blocks, int num_sms, const DecodeStream& d) {
+  const int64_t ctas = std::min<int64_t>(tiles * split, num_sms);
+  const int64_t memory_ns = ctas * d.weight_rows * sm90::kRowBytes / kHopperDecodeMemoryBytesPerNs;
+  // One SM alone: its weights, and from 32 tokens on their bytes from L2 too.
+  const int64_t token_ns = (kHopperDecodeSmBlockNsWide - kHopperDecodeSmBlockNs) *
+                           std::max<int64_t>(0, d.token_rows - 32) / 32;
+  const int64_t sm_ns = (kHopperDecodeSmBlockNs + token_ns) * d.weight_rows / 64;
+  return ceil_div(k_blocks, split) * std::max(memory_ns, sm_ns) +
+         (split > 1 ? kHopperSplitHandoverNsPerToken * d.token_rows : 0);
+}
+
 // Split-K for a Hopper program with `tiles` tiles of `k_blocks` K blocks each, in
 // clusters of at most max_split CTAs (the program's kMaxSplit).
 //  - One round: the largest cluster (8, 4, 2) whose clusters, one per tile, are
-//    all resident at once and leave every CTA a K block; few tiles (decode-like M,
-//    or few N tiles) then stream from most SMs (H200: 16 tiles, split 4: 13.3 us
-//    against split 2: 15.4 us).
+//    all resident at once and leave every CTA a K block; few tiles (few N tiles)
+//    then run on more SMs (H200: 16 tiles, split 4: 13.3 us against split 2:
+//    15.4 us). Decode on the swap programs (`stream` given) takes that split only
+//    where it is estimated faster than none (decode_loop_ns): 64 SMs unsplit
+//    already stream weights at the memory's rate.
 //  - Several rounds, for decode (weight-bound: M <= kHopperSwapMaxM): clusters of
 //    2 walking the tiles, when that leaves the busiest SM fewer K blocks, counting
 //    one more per tile for the hand-over of the partial sums: it evens out a last
@@ -61,9 +81,14 @@ int64_t resident_clusters(int split, int num_sms) {
 //    left whole: there the hand-over (the tile in fp32 through distributed shared
 //    memory) is estimated to cost more than the one K block counted for it (not
 //    measured).
-int choose_split(int64_t tiles, int64_t k_blocks, int num_sms, bool decode, int max_split) {
+int choose_split(int64_t tiles, int64_t k_blocks, int num_sms, bool decode, int max_split,
+                 const DecodeStream* stream) {
   for (int s = max_split; s >= 2; s /= 2)
-    if (s <= k_blocks && tiles <= resident_clusters(s, num_sms)) return s;
+    if (s <= k_blocks && tiles <= resident_clusters(s, num_sms))
+      return !stream || decode_loop_ns(tiles, s, k_blocks, num_sms, *stream) <
+                            decode_loop_ns(tiles, 1, k_blocks, num_sms, *stream)
+                 ? s
+                 : 1;
   const int64_t pairs = resident_clusters(2, num_sms);
   if (decode && pairs > 0 && k_blocks >= 2 &&
       ceil_div(tiles, pairs) * (ceil_div(k_blocks, 2) + 1) < ceil_div(tiles, num_sms) * k_blocks)
@@ -75,8 +100,11 @@ int choose_split(int64_t tiles, int64_t k_blocks, int num_sms, bool decode, int 
 template <typename Shape>
 void hopper_grid(Plan& p, int64_t rows, int64_t M, int64_t N, int64_t K, int num_sms, int split) {
   set_grid(p, Shape::kSwapAB ? Shape::kTileM : rows, Shape::kSwapAB ? rows : Shape::kTileN, M, N, num_sms, 1);
+  const bool decode = M <= kHopperSwapMaxM;
+  const DecodeStream stream{rows, std::min<int64_t>(Shape::kBlockQ, ceil_div(M, 8) * 8)};
   if (split == 0)
-    split = choose_split(p.tiles, ceil_div(K, sm90::kStageK), num_sms, M <= kHopperSwapMaxM, Shape::kMaxSplit);
+    split = choose_split(p.tiles, ceil_div(K, sm90::kStageK), num_sms, decode, Shape::kMaxSplit,
+                         decode && Shape::kSwapAB ? &stream : nullptr);
   p.split_k = 1;
   if (split > 1) {
     // Persistent clusters, as many as are resident (all tiles at once where the

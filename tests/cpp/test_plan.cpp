@@ -33,8 +33,13 @@ TEST(PlanSm90, SmallMSwapsAB) {
     EXPECT_EQ(p.tile_m, tokens);
     EXPECT_EQ(p.tile_n, 64);
     EXPECT_EQ(p.tiles, 64);
-    EXPECT_EQ(p.split_k, 2);  // 64 clusters of 2 are resident (66)
-    EXPECT_EQ(p.grid, 128);
+    // 64 SMs unsplit stream the weights at the memory's rate: no split-K (64
+    // clusters of 2 would be resident) at K = 4096; from K = 8192 on, about 64
+    // tokens split (an SM alone reads them from L2 on top of its weights).
+    EXPECT_EQ(p.split_k, 1);
+    EXPECT_EQ(p.grid, 64);
+    EXPECT_EQ(cake::plan(M, 4096, 8192, 128, Arch::SM90, 132).split_k, M > 56 ? 2 : 1) << M;
+    EXPECT_EQ(cake::plan(M, 4096, 14336, 128, Arch::SM90, 132).split_k, M > 56 ? 2 : 1) << M;
   }
   {
     // Wide weights, 64 tokens, on 64-row tiles: 448 tiles walked by the 66 resident
@@ -103,20 +108,28 @@ TEST(PlanSm90, SplitKWhenFewTiles) {
   EXPECT_EQ(split(1, 16 * 64, 4096), 4);
   EXPECT_EQ(split(1, 30 * 64, 4096), 4);
   EXPECT_EQ(split(1, 31 * 64, 4096), 2);
-  EXPECT_EQ(split(1, 4096, 4096), 2);  // 64 tiles
-  EXPECT_EQ(split(1, 66 * 64, 4096), 2);
+  // 64 tiles and more: unsplit they stream at the memory's rate (decode_loop_ns).
+  EXPECT_EQ(split(1, 4096, 4096), 1);
+  EXPECT_EQ(split(1, 66 * 64, 4096), 1);
+  EXPECT_EQ(split(1, 48 * 64, 4096), 2);  // 48 SMs alone do not
+  EXPECT_EQ(split(64, 48 * 64, 4096), 2);
   EXPECT_EQ(split(1, 67 * 64, 4096), 1);
   EXPECT_EQ(split(300, 4096, 4096), 1);  // 128 x 128 tiles: 3 x 32 = 96 > 66
   EXPECT_EQ(cake::plan_sm90_program(Program::kHopper128x128, 200, 2048, 4096, 132).split_k, 2);  // 32 tiles
   EXPECT_EQ(split(512, 4096, 4096), 1);  // 128 tiles
-  // Never more ranks than 128-deep K blocks.
-  EXPECT_EQ(split(1, 512, 128), 1);
-  EXPECT_EQ(split(1, 512, 256), 2);
-  EXPECT_EQ(split(1, 512, 512), 4);
-  EXPECT_EQ(split(1, 512, 896), 4);
-  EXPECT_EQ(split(1, 512, 1024), 8);
+  // Never more ranks than 128-deep K blocks (8 tiles past decode: the largest
+  // resident split).
+  auto split8 = [](int64_t K) {
+    return cake::plan_sm90_program(Program::kHopperSwap64x64, 100, 256, K, 132).split_k;
+  };
+  EXPECT_EQ(split8(128), 1);
+  EXPECT_EQ(split8(256), 2);
+  EXPECT_EQ(split8(512), 4);
+  EXPECT_EQ(split8(896), 4);
+  EXPECT_EQ(split8(1024), 8);
   // Other SM counts: clusters of 2, half the SMs.
-  EXPECT_EQ(split(1, 57 * 64, 4096, 114), 2);
+  EXPECT_EQ(split(1, 48 * 64, 4096, 114), 2);
+  EXPECT_EQ(split(1, 57 * 64, 4096, 114), 1);
   EXPECT_EQ(split(1, 58 * 64, 4096, 114), 1);
   EXPECT_EQ(split(1, 512, 4096, 16), 2);
   EXPECT_EQ(split(1, 576, 4096, 16), 1);
@@ -126,8 +139,8 @@ TEST(PlanSm90, SplitKWhenFewTiles) {
   EXPECT_EQ(cake::plan_sm90_program(Program::kHopper128x128, 128, 512, 4096, 132).split_k, 2);
   EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 128, 512, 4096, 132, 4), cake::InvalidArgument);
   EXPECT_THROW(cake::plan_sm90_program(Program::kHopperSwap64x128, 128, 512, 4096, 132, 8), cake::InvalidArgument);
-  const cake::Plan p = cake::plan(1, 4096, 4096, 128, Arch::SM90, 132);  // 64 tiles of 64 rows
-  EXPECT_EQ(p.grid, 128);
+  const cake::Plan p = cake::plan(1, 2048, 4096, 128, Arch::SM90, 132);  // 32 tiles of 64 rows
+  EXPECT_EQ(p.grid, 64);
   EXPECT_EQ(p.waves, 1);
   // The 128-row program on 67 tiles: one per SM, 67 SMs streaming.
   const cake::Plan q = cake::plan_sm90_program(Program::kHopperSwap128x64, 1, 67 * 128, 4096, 132);
@@ -143,7 +156,8 @@ TEST(PlanSm90, SplitKClustersWalkTilesWhenThatEvensOutWaves) {
   auto plan = [](int64_t tiles, int64_t K = 4096) {
     return cake::plan_sm90_program(Program::kHopperSwap64x64, 1, tiles * 64, K, 132, 0, 64);
   };
-  EXPECT_EQ(plan(66).split_k, 2);   // one round of resident clusters
+  EXPECT_EQ(plan(66).split_k, 1);   // one round would be resident, but 66 SMs stream at the memory's rate
+  EXPECT_EQ(plan(48).split_k, 2);
   EXPECT_EQ(plan(67).split_k, 1);   // 2 x 17 > 1 x 32
   EXPECT_EQ(plan(132).split_k, 1);
   EXPECT_EQ(plan(133).split_k, 2);  // 3 x 17 < 2 x 32
@@ -179,8 +193,8 @@ TEST(PlanSm90, NarrowWeightTilesWhereSixtyFourRowsLeaveSmsIdle) {
            Case{1, 28672, 4096, 56, 512, 1},   // 4 whole waves instead of 7 rounds of split-K pairs
            Case{64, 28672, 4096, 56, 512, 1},
            Case{1, 4288, 4096, 40, 108, 1},    // 67 tiles of 64
-           Case{1, 4096, 4096, 64, 64, 2},     // 64 tiles in split-K pairs: every SM streams
-           Case{64, 4096, 4096, 64, 64, 2},
+           Case{1, 4096, 4096, 64, 64, 1},     // 64 SMs stream at the memory's rate
+           Case{64, 4096, 4096, 64, 64, 1},
            Case{1, 2048, 4096, 64, 32, 2},     // 64 SMs, a TPC each, against 104 sharing
            Case{1, 1024, 4096, 64, 16, 4},
            Case{1, 8192, 8192, 64, 128, 1},

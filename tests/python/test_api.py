@@ -69,8 +69,9 @@ def test_out_is_untouched_on_error():
 
 
 def test_plan_is_pure_and_queryable():
-    p = cake.plan(1, 4096, 4096, 128, arch="sm90", num_sms=132)
+    p = cake.plan(1, 2048, 4096, 128, arch="sm90", num_sms=132)
     assert p["program"] == "fp8_hopper_swap_64x16" and p["swap_ab"] and p["split_k"] == 2
+    assert cake.plan(1, 4096, 4096, 128, arch="sm90", num_sms=132)["split_k"] == 1
     assert cake.plan(64, 4096, 4096, 128, arch="sm90", num_sms=132)["program"] == "fp8_hopper_swap_64x64"
     # Wide weights: 512 tiles of 56 weight rows (narrower than wgmma's 64) on all 132 SMs.
     decode = cake.plan(1, 28672, 4096, 128, arch="sm90", num_sms=132)
