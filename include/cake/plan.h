@@ -133,8 +133,8 @@ inline constexpr int64_t kHopperSmallTileMaxWorkPercent = 50;
 // for M <= kHopperSwapMaxM (decode), resident clusters of 2 walk the tiles when
 // that leaves the busiest SM fewer K blocks (one more per tile counted for the
 // hand-over of the partial sums).
-// Decode on the swap programs chooses its one round of split-K (or none) by
-// estimated time instead: each 128-deep K block of a tile takes the longer of
+// Decode on the swap programs' whole 64-row tiles chooses its one round of
+// split-K (or none) by estimated time instead (narrow tiles keep the largest): each 128-deep K block of a tile takes the longer of
 // what memory needs for the weight rows of every CTA streaming at once
 // (kHopperDecodeMemoryBytesPerNs) and what one SM needs for its own
 // (kHopperDecodeSmBlockNs per 64 weight rows up to 32 tokens, growing to

@@ -194,6 +194,8 @@ TEST(PlanSm90, NarrowWeightTilesWhereSixtyFourRowsLeaveSmsIdle) {
            Case{64, 28672, 4096, 56, 512, 1},
            Case{1, 4288, 4096, 40, 108, 1},    // 67 tiles of 64
            Case{1, 4096, 4096, 64, 64, 1},     // 64 SMs stream at the memory's rate
+           Case{1, 2560, 4096, 40, 64, 2},     // narrow tiles keep the largest split
+           Case{1, 3072, 2048, 48, 64, 2},
            Case{64, 4096, 4096, 64, 64, 1},
            Case{1, 2048, 4096, 64, 32, 2},     // 64 SMs, a TPC each, against 104 sharing
            Case{1, 1024, 4096, 64, 16, 4},
