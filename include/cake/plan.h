@@ -134,11 +134,12 @@ inline constexpr int64_t kHopperSmallTileMaxWorkPercent = 50;
 // that leaves the busiest SM fewer K blocks (one more per tile counted for the
 // hand-over of the partial sums).
 // Decode on the swap programs' whole 64-row tiles chooses its one round of
-// split-K (or none) by estimated time instead (narrow tiles keep the largest): each 128-deep K block of a tile takes the longer of
-// what memory needs for the weight rows of every CTA streaming at once
-// (kHopperDecodeMemoryBytesPerNs) and what one SM needs for its own
-// (kHopperDecodeSmBlockNs per 64 weight rows up to 32 tokens, growing to
-// kHopperDecodeSmBlockNsWide at 64, whose bytes it reads from L2 too); a split adds kHopperSplitHandoverNsPerToken per token row for the
+// split-K (or none) by estimated time instead (narrow tiles keep the largest):
+// each 128-deep K block of a tile takes the longer of what memory needs for the
+// weight rows of every CTA streaming at once (kHopperDecodeMemoryBytesPerNs) and
+// what one SM needs for its own (kHopperDecodeSmBlockNs per 64 weight rows up to
+// 32 tokens, growing to kHopperDecodeSmBlockNsWide at 64, whose bytes it reads
+// from L2 too); a split adds kHopperSplitHandoverNsPerToken per token row for the
 // hand-over. Fitted on the H200 (2026-11-30, r = 128, us, unsplit / split 2, two
 // runs each): N = 4096 (64 tiles), K = 4096: M = 1 7.06 / 7.14, M = 16 7.38 / 7.58,
 // M = 32 7.59 / 7.91, M = 64 8.17 / 8.44; K = 8192: M = 1 11.41 / 11.51, M = 64
