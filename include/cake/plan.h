@@ -78,8 +78,12 @@ struct Plan {
   int64_t tiles_m = 0;
   int64_t tiles_n = 0;
   int64_t tiles = 0;
-  int64_t workers = 0;  // resident CTAs (Hopper) or CTA pairs (Blackwell)
-  int64_t waves = 0;    // ceil(tiles / workers)
+  // Hopper: resident CTAs, or with split-K the resident clusters (one tile each at
+  // a time); Blackwell: resident CTA pairs.
+  int64_t workers = 0;
+  // Rounds of tiles over the workers: ceil(tiles / workers), or with multicast
+  // pairs ceil(pairs of tiles / resident pairs).
+  int64_t waves = 0;
   int grid = 0;         // CTAs launched
   // Hopper: K elements between promotions of the FP8 tensor-core partial sums into
   // the fp32 accumulator, 64 or 128 (kHopperLongPromotionMinK); 0 elsewhere.

@@ -102,9 +102,9 @@ void hopper_grid(Plan& p, int64_t rows, int64_t M, int64_t N, int64_t K, int num
   set_grid(p, Shape::kSwapAB ? Shape::kTileM : rows, Shape::kSwapAB ? rows : Shape::kTileN, M, N, num_sms, 1);
   const bool decode = M <= kHopperSwapMaxM;
   const DecodeStream stream{rows, std::min<int64_t>(Shape::kBlockQ, ceil_div(M, 8) * 8)};
+  // The decode estimate decides on whole tiles, where it was measured; narrow tiles
+  // keep the largest split, with which their rows were fitted (busiest_sm_rows_streamed).
   if (split == 0)
-    // (The estimate decides on whole tiles, where it was measured; narrow tiles keep
-    // the largest split, with which their rows were fitted: busiest_sm_rows_streamed.)
     split = choose_split(p.tiles, ceil_div(K, sm90::kStageK), num_sms, decode, Shape::kMaxSplit,
                          decode && Shape::kSwapAB && rows == Shape::kBlockP ? &stream : nullptr);
   p.split_k = 1;

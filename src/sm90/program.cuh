@@ -251,11 +251,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     };
 
     // Multicast (pairs): in the other CTA too, whose producer writes into this one.
-    const bool paired = params.multicast > 1;
-    const uint32_t peer = paired ? cluster_rank() ^ 1 : 0;
+    const uint32_t peer = multicast > 1 ? cluster_rank() ^ 1 : 0;
     auto release = [&](uint32_t s) {
       if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[s]);
-      arrive_remote_if(&empty[s], peer, paired && lane == 0);
+      arrive_remote_if(&empty[s], peer, multicast > 1 && lane == 0);
     };
     // Instructions [k0, k0 + kPromotionMmas) of the stage into set `p`, one group.
     auto issue = [&](float (&p)[kAccRegs], uint64_t dp, uint64_t dq, int k0) {
@@ -508,7 +507,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // Multicast: no CTA leaves while another may still arrive on its barriers.
     // The consumers hold it (exited threads do not count at the cluster barrier;
     // everything the other CTA's producer sends here, they have consumed).
-    if (params.multicast > 1) cluster_sync();
+    if (multicast > 1) cluster_sync();
   }
 #endif
 }
