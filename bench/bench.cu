@@ -270,16 +270,19 @@ struct Set {
 // Experiments: --program NAME runs that Hopper program, --split S forces its
 // split-K, --rows R its rows per P tile, --promote K its promotion depth (64 or
 // 128), --multicast 1|2 its P-tile multicast off / on (on: wherever the plan can
-// pair its CTAs; the others run the plan's choice, said once per shape);
-// otherwise cake chooses (cake::mm_fp8_lora).
+// pair its CTAs; the others run the plan's choice, said once per shape),
+// --one-region the plan's program on all rows (no second row region); otherwise
+// cake chooses (cake::mm_fp8_lora).
 int g_force_split = 0;
 int g_force_rows = 0;
 int g_force_promotion = 0;
 int g_force_multicast = 0;
+bool g_one_region = false;  // --one-region: the plan's program on all rows
 std::string g_force_program;
 
 void run_cake(const cake::MmFp8LoraArgs& x, cudaStream_t stream) {
-  if (!g_force_split && !g_force_rows && !g_force_promotion && !g_force_multicast && g_force_program.empty())
+  if (!g_force_split && !g_force_rows && !g_force_promotion && !g_force_multicast && !g_one_region &&
+      g_force_program.empty())
     return cake::mm_fp8_lora(x, stream);
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -298,7 +301,7 @@ void run_cake(const cake::MmFp8LoraArgs& x, cudaStream_t stream) {
     said = shape;
     plan = cake::plan_sm90_program(prog, x.M, x.N, x.K, sms, g_force_split, g_force_rows, g_force_promotion, 0);
   }
-  cake::sm90::launch(plan, x, stream);
+  cake::sm90::launch(plan, x, sms, stream);
 }
 
 double geomean(const std::vector<double>& v) {
@@ -365,6 +368,7 @@ int run_bench(int argc, char** argv) {
     else if (arg == "--rows") g_force_rows = std::stoi(next());
     else if (arg == "--promote") g_force_promotion = std::stoi(next());
     else if (arg == "--multicast") g_force_multicast = std::stoi(next());
+    else if (arg == "--one-region") g_one_region = true;
     else if (arg == "--program") g_force_program = next();
     else if (arg == "--occupancy") {
       for (cake::Program p : cake::sm90::kPrograms) {
@@ -384,7 +388,7 @@ int run_bench(int argc, char** argv) {
       std::printf("usage: cake_bench [--quick] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K] [--r 32,64,128]\n"
                   "                  [--reps 15] [--out results]\n"
                   "experiments: [--program %s]\n"
-                  "             [--split S] [--rows R] [--promote 64|128] [--multicast 1|2] [--occupancy]\n"
+                  "             [--split S] [--rows R] [--promote 64|128] [--multicast 1|2] [--one-region] [--occupancy]\n"
                   "             [--no-ceilings] (skip the copy / cuBLASLt ceilings: floors print nan)\n"
                   "             [--once] (profilers: each variant launched once, in the order cuBLASLt fast,\n"
                   "                       cuBLASLt without fast accumulation, then cake; no timing)\n",

@@ -88,6 +88,11 @@ struct Plan {
   // Hopper: K elements between promotions of the FP8 tensor-core partial sums into
   // the fp32 accumulator, 64 or 128 (kHopperLongPromotionMinK); 0 elsewhere.
   int promotion_k = 0;
+  // Rows of out this plan's program covers, from row 0: M, or fewer when the
+  // problem runs as two row regions (kHopperRegionMinGainPercent), the rows past
+  // them being the sub-problem plan(M - head_m, ...) on the rows of a, d and out
+  // from head_m on, launched after this one.
+  int64_t head_m = 0;
 };
 
 // Hopper program choice: the swap programs (weights on wgmma's M side) on 64-row
@@ -196,11 +201,28 @@ inline constexpr int64_t kHopperLongPromotionMinK = 4096;
 Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split = 0,
                        int rows = 0, int promotion_k = 0, int multicast = 0);
 
+// Two row regions: where the 192 x 128 program leaves its last wave partly idle
+// (M = 2048, N = 4096: 352 tiles, 2.67 waves of 132 SMs), its first rows as whole
+// waves of it and the rest as a second launch (e.g. rows 0-1535 as 256 tiles of
+// 192 x 128, two waves, and rows 1536-2047 as 128 tiles of 128 x 128, one), when
+// that leaves the busiest SMs of the two launches together at least this
+// percentage less work (output elements, 128 x 128 ones counted
+// kHopperRegionSquareCostPercent of 192 x 128 ones: their program is slower per
+// element). Not measured yet; estimate from this project's H200 times
+// (r = 128, hot board): M = 2048, N = 4096, K = 14336: 219 us in one launch,
+// ~146 + ~54 in two.
+inline constexpr int64_t kHopperRegionMinGainPercent = 5;
+inline constexpr int64_t kHopperRegionSquareCostPercent = 110;
+// ... considered up to this many waves of the one program (past them a partial
+// last wave weighs little).
+inline constexpr int64_t kHopperRegionMaxWaves = 8;
+
 // Raster block of the Blackwell L2-point program, in pair tiles.
 inline constexpr int kBlackwellRasterBlockM = 4;
 inline constexpr int kBlackwellRasterBlockN = 4;
 
-// The program for a problem. r is the LoRA rank (0 when the adapter is off;
+// The program for a problem (for its first head_m rows; the rest is
+// plan(M - head_m, ...)). r is the LoRA rank (0 when the adapter is off;
 // r does not change the choice today but is part of the key). num_sms is the
 // device's multiprocessor count. Throws cake::InvalidArgument on num_sms < 1 or
 // non-positive sizes; never checks the argument contract itself.

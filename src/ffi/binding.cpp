@@ -153,6 +153,7 @@ Map<String, Any> plan_to_map(const cake::Plan& p) {
   m.Set("workers", p.workers);
   m.Set("waves", p.waves);
   m.Set("grid", static_cast<int64_t>(p.grid));
+  m.Set("head_m", p.head_m);
   return m;
 }
 

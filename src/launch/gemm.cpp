@@ -24,7 +24,7 @@ void run(const char* op, const MmFp8LoraArgs& args, cudaStream_t stream) {
   const Plan p = resolve(op, args);
   switch (p.arch) {
     case Arch::SM90:
-      sm90::launch(p, args, stream);
+      sm90::launch(p, args, device_info(current_device()).sms, stream);
       return;
     case Arch::SM100:
     case Arch::SM103:

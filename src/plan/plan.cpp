@@ -316,6 +316,43 @@ void plan_blackwell(Plan& p, Arch arch, int64_t M, int64_t N, int64_t K, int num
   }
 }
 
+// The busiest SM's output elements under a plan, weighted by its program's speed
+// per element (kHopperRegionSquareCostPercent); -1 for programs not weighed.
+int64_t region_cost(const Plan& p) {
+  const int64_t percent = p.program == Program::kHopper128x128 ? kHopperRegionSquareCostPercent
+                          : p.program == Program::kHopper192x128 || p.program == Program::kHopperSwap192x128
+                              ? 100
+                              : -1;
+  return percent < 0 ? -1 : p.waves * p.tile_m * p.tile_n * percent;
+}
+
+Plan plan_sm90_one(int64_t M, int64_t N, int64_t K, int num_sms) {
+  return plan_sm90_program(choose_sm90(M, N, K, num_sms), M, N, K, num_sms);
+}
+
+// SM90: one program, or two row regions (kHopperRegionMinGainPercent): a head of
+// whole 192-row tiles of fp8_hopper_192x128 filling k whole waves (k below the
+// one-program plan's waves, up to kHopperRegionMaxWaves of them), the tail planned
+// as a problem of its own; the split the estimate likes best.
+Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
+  Plan best = plan_sm90_one(M, N, K, num_sms);
+  if (best.program != Program::kHopper192x128 || best.waves > kHopperRegionMaxWaves) return best;
+  // Work units (clusters' tiles) per wave and per row of tiles.
+  const Plan one = best;
+  const int64_t per_wave = one.workers / (one.cluster_m * one.cluster_n);
+  const int64_t per_row = ceil_div(one.tiles_n, one.cluster_n);
+  int64_t best_cost = region_cost(one) * (100 - kHopperRegionMinGainPercent) / 100;
+  for (int64_t k = 1; k < one.waves; ++k) {
+    const int64_t head = k * per_wave / per_row * one.tile_m;
+    if (head <= 0 || head >= M) continue;
+    const Plan h = plan_sm90_one(head, N, K, num_sms);
+    const int64_t hc = region_cost(h), tc = region_cost(plan_sm90_one(M - head, N, K, num_sms));
+    if (h.program != Program::kHopper192x128 || tc < 0) continue;
+    if (hc + tc < best_cost) best_cost = hc + tc, best = h;
+  }
+  return best;
+}
+
 }  // namespace
 
 Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split, int rows,
@@ -335,6 +372,7 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
   });
   if (!hopper_program)
     throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) + " is not a Hopper program");
+  p.head_m = M;
   return p;
 }
 
@@ -389,10 +427,11 @@ Plan plan(int64_t M, int64_t N, int64_t K, int64_t r, Arch arch, int num_sms) {
        << ", K=" << K << ", r=" << r << ", num_sms=" << num_sms << ")";
     throw InvalidArgument(os.str());
   }
-  if (arch == Arch::SM90) return plan_sm90_program(choose_sm90(M, N, K, num_sms), M, N, K, num_sms);
+  if (arch == Arch::SM90) return plan_sm90(M, N, K, num_sms);
   Plan p{};
   p.arch = arch;
   plan_blackwell(p, arch, M, N, K, num_sms);
+  p.head_m = M;
   return p;
 }
 

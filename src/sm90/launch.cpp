@@ -80,13 +80,30 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
   run_program<Shape>(maps, params, plan.promotion_k, plan.grid, current_device(), stream);
 }
 
+// Rows [m0, M) of a problem as a problem of their own: those rows of a, d and out.
+MmFp8LoraArgs rows_from(MmFp8LoraArgs args, int64_t m0) {
+  args.a += m0 * (args.lda ? args.lda : args.K);
+  if (args.d) args.d += m0 * args.r;
+  args.out += m0 * args.N;
+  args.M -= m0;
+  return args;
+}
+
 }  // namespace
 
-void launch(const Plan& plan, const MmFp8LoraArgs& args, cudaStream_t stream) {
+void launch(const Plan& plan, const MmFp8LoraArgs& args, int num_sms, cudaStream_t stream) {
+  const int64_t head = plan.head_m > 0 ? std::min(plan.head_m, args.M) : args.M;
+  MmFp8LoraArgs head_args = args;
+  head_args.M = head;
   const bool hopper_program =
-      with_shape(plan.program, [&](auto shape) { launch_shape<decltype(shape)>(plan, args, stream); });
+      with_shape(plan.program, [&](auto shape) { launch_shape<decltype(shape)>(plan, head_args, stream); });
   if (!hopper_program)
     throw UnsupportedArchitecture(std::string("cake: ") + program_name(plan.program) + " is not a Hopper program");
+  if (head < args.M) {
+    const MmFp8LoraArgs tail = rows_from(args, head);
+    launch(cake::plan(tail.M, tail.N, tail.K, tail.lora_scale ? tail.r : 0, Arch::SM90, num_sms), tail, num_sms,
+           stream);
+  }
 }
 
 }  // namespace cake::sm90

@@ -9,7 +9,9 @@
 namespace cake::sm90 {
 
 // Launches the program `plan` names (a Hopper program) for checked `args` on
-// the current device.
-void launch(const Plan& plan, const MmFp8LoraArgs& args, cudaStream_t stream);
+// the current device: on the plan's head_m rows, then the rows past them as the
+// problem of their own that plan() makes of them for num_sms SMs (a second launch
+// on the same stream; plan.h kHopperRegionMinGainPercent).
+void launch(const Plan& plan, const MmFp8LoraArgs& args, int num_sms, cudaStream_t stream);
 
 }  // namespace cake::sm90

@@ -130,6 +130,13 @@ __device__ __forceinline__ void launch_dependents() {
   asm volatile("griddepcontrol.launch_dependents;" :::);
 }
 
+// `x`, which the compiler must take as computed here: what derives from it is not
+// hoisted above this point (a load's latency then stalls only its late uses).
+__device__ __forceinline__ float opaque(float x) {
+  asm volatile("" : "+f"(x));
+  return x;
+}
+
 // Named barrier over the `threads` threads of one or more warpgroups (id 0 is
 // __syncthreads').
 __device__ __forceinline__ void named_barrier(int id, int threads) {

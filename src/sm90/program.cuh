@@ -137,19 +137,27 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   }
 
   grid_dependency_wait();
-  // Uniform across the cluster: every thread reads the same scalar.
-  const bool adapter_on = has_adapter && *params.lora_scale != 0.0f;
-  const bool use_adapter = adapter_on && leader;  // the leader computes the adapter
+  // Uniform across the cluster: every thread reads the same scalar. Without
+  // split-K its value decides nothing before a tile's K loop ends, where it is
+  // tested (opaque: not hoisted), so that its load overlaps the loop's first loads
+  // instead of holding up the whole CTA at the start.
+  const float lora_scale = has_adapter ? *params.lora_scale : 0.0f;
+  // The leader computes the adapter.
+  auto use_adapter = [&] { return leader && opaque(lora_scale) != 0.0f; };
 
-  // This CTA's share of the K loop. An adapter slice streams as many bytes per row
-  // as a K block, and the leader streams all of them: the work units [adapter
-  // slices, K blocks] are split evenly over the cluster, so the leader takes that
-  // many fewer K blocks and the cluster's CTAs finish together.
-  const uint32_t lead_units = adapter_on ? params.lora_chunks : 0;
-  const uint32_t units = params.k_blocks + lead_units;
+  // This CTA's share of the K loop: all of it without split-K. With it, an adapter
+  // slice streams as many bytes per row as a K block, and the leader streams all
+  // of them: the work units [adapter slices, K blocks] are split evenly over the
+  // cluster, so the leader takes that many fewer K blocks and the cluster's CTAs
+  // finish together.
+  uint32_t lead_units = 0, units = params.k_blocks, kb_begin = 0, kb_end = params.k_blocks;
   auto k_block_at = [&](uint32_t unit) { return unit > lead_units ? unit - lead_units : 0u; };
-  const uint32_t kb_begin = k_block_at(rank * units / split);
-  const uint32_t kb_end = k_block_at((rank + 1) * units / split);
+  if (split > 1) {
+    lead_units = lora_scale != 0.0f ? params.lora_chunks : 0;
+    units += lead_units;
+    kb_begin = k_block_at(rank * units / split);
+    kb_end = k_block_at((rank + 1) * units / split);
+  }
 
   TileScheduler scheduler(params.tiles_p, params.tiles_q, params.raster_group, multicast, split * multicast);
   // Multicast: the cluster's tile along Q is `multicast` of them, this CTA's the
@@ -191,7 +199,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         const int row_p = static_cast<int>(tp * p_step), row_q = static_cast<int>(tq * kBlockQ);
         for (uint32_t kb = kb_begin; kb < kb_end; ++kb)
           load(&tm_p, &tm_q, static_cast<int>(kb * kStageK), row_p, row_q);
-        if (use_adapter)
+        if (use_adapter())
           for (uint32_t c = 0; c < params.lora_chunks; ++c)
             load(&tm_lora_p, &tm_lora_q, static_cast<int>(c * kLoraChunk), row_p, row_q);
         if (split > 1 && leader) {
@@ -228,8 +236,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const int wg_p = cw / Shape::kQWarpgroups;  // this warpgroup's 64 rows of P
     const int wg_q = cw % Shape::kQWarpgroups;  // and its kWarpgroupQ rows of Q
     const int warp = thread / 32, lane = thread % 32;
-    const float alpha = *params.a_scale * *params.b_scale;
-    const float s_lora = use_adapter ? *params.lora_scale : 0.0f;
+    // Read here, multiplied in each tile's epilogue (opaque): their loads' latency
+    // then overlaps the K loop instead of holding up its first wgmma.
+    const float a_scale = *params.a_scale, b_scale = *params.b_scale;
 
     float acc[kAccRegs];  // fp32 sum of the base product
     // Tensor-core partial sums between promotions. With registers for two sets they
@@ -359,7 +368,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // Adapter (leader only): BF16 wgmma over r, summed in fp32 in set 0 of `part`,
       // before the split-K reduction so that it overlaps the other CTAs' last K
       // blocks. Its slices are issued back to back and waited for once.
-      if (use_adapter) {
+      const bool adapter = use_adapter();
+      if (adapter) {
         const uint32_t first = stage;
         fence_operands(part[0]);
         // Unrolled to the largest rank: ptxas follows wgmma in flight only in
@@ -443,6 +453,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       const uint32_t out_pitch = narrow ? params.p_rows * 2 : kRowBytes;
       const int out_swizzle = narrow ? 0 : 7;
       const int out_rows = narrow ? static_cast<int>(params.p_rows) : 64;
+      const float alpha = opaque(a_scale) * b_scale;
 
       // Thread layout of a 64 x N wgmma accumulator: element (row, col) with
       // row = 16*warp + lane/4 + 8*h and col = 8*j + 2*(lane%4) + e lives in
@@ -457,7 +468,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #pragma unroll
           for (int e = 0; e < 2; ++e) {
             v[e] = alpha * acc[4 * j + 2 * h + e];
-            if (use_adapter) v[e] = fmaf(s_lora, part[0][4 * j + 2 * h + e], v[e]);
+            if (adapter) v[e] = fmaf(lora_scale, part[0][4 * j + 2 * h + e], v[e]);
           }
           if constexpr (!Shape::kSwapAB) {
             // out row = P row, out column = Q column: two adjacent bf16 of one row.

@@ -131,10 +131,11 @@ struct Launch {
   const float* zero(bool negative) const { return scales.ptr + (negative ? 4 : 3); }
 
   // With a plan: that program and split instead of what the launcher chooses.
-  std::vector<__nv_bfloat16> run(const cake::MmFp8LoraArgs& x, const cake::Plan* plan = nullptr) {
+  // plan: that plan, its rows past head_m planned for `sms` SMs; none: cake's own.
+  std::vector<__nv_bfloat16> run(const cake::MmFp8LoraArgs& x, const cake::Plan* plan = nullptr, int sms = 132) {
     cudaMemset(out.ptr, 0xFF, out.n * sizeof(__nv_bfloat16));  // NaN poison
     if (plan)
-      cake::sm90::launch(*plan, x, nullptr);
+      cake::sm90::launch(*plan, x, sms, nullptr);
     else
       cake::mm_fp8_lora(x, nullptr);
     EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
@@ -260,6 +261,32 @@ TEST(Gpu, MulticastPairsOnEveryProgram) {
       const auto unpaired = l.run(l.args(p, adapter ? l.lora_scale() : nullptr), &single);
       EXPECT_EQ(std::memcmp(out.data(), unpaired.data(), out.size() * 2), 0) << "adapter " << adapter;
     }
+  }
+}
+
+// Two row regions (plan.h kHopperRegionMinGainPercent): the head's program on
+// its rows, the rows past them planned and launched as a problem of their own
+// (with 16 SMs: rows 0-383 as 192 x 128 tiles, rows 384-599 as 128 x 128, tails in
+// N and K). Right, every element written (NaN poison), and bitwise the one
+// program's output: every program does the same arithmetic per element.
+TEST(Gpu, TwoRowRegionsAreTheOneProgramsOutput) {
+  REQUIRE_SM90();
+  const int sms = 16;
+  Problem p(600, 1000, 4160, 64, true, 4242);
+  const cake::Plan regions = cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, sms);
+  ASSERT_EQ(regions.program, cake::Program::kHopper192x128);
+  ASSERT_EQ(regions.head_m, 384);
+  ASSERT_EQ(cake::plan(p.M - regions.head_m, p.N, p.K, p.r, cake::Arch::SM90, sms).program,
+            cake::Program::kHopper128x128);
+  const cake::Plan one = cake::plan_sm90_program(cake::Program::kHopper192x128, p.M, p.N, p.K, sms);
+  ASSERT_EQ(one.head_m, p.M);
+  Launch l(p);
+  for (bool adapter : {true, false}) {
+    const auto x = l.args(p, adapter ? l.lora_scale() : nullptr);
+    const auto out = l.run(x, &regions, sms);
+    if (adapter) expect_close(out, p.reference());
+    const auto whole = l.run(x, &one, sms);
+    EXPECT_EQ(std::memcmp(out.data(), whole.data(), out.size() * 2), 0) << "adapter " << adapter;
   }
 }
 

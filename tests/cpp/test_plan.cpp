@@ -1,9 +1,8 @@
 // Program choice on simulated devices: at and around every threshold.
 #include <gtest/gtest.h>
 
-#include <tuple>
-
 #include <string>
+#include <tuple>
 
 #include "cake/errors.h"
 #include "cake/plan.h"
@@ -76,7 +75,7 @@ TEST(PlanSm90, SmallMSwapsAB) {
     EXPECT_EQ(p.program, Program::kHopper192x128) << M;
     EXPECT_EQ(p.tile_m, 192);
     EXPECT_EQ(p.tile_n, 128);
-    EXPECT_EQ(p.tiles_m, (M + 191) / 192);
+    EXPECT_EQ(p.tiles_m, (p.head_m + 191) / 192);  // the head of two row regions at M = 4096
   }
 }
 
@@ -268,6 +267,37 @@ TEST(PlanSm90, SmallTilesWhenFewTilesPastDecode) {
   EXPECT_EQ(sm90_program(8192, 8192), Program::kHopper192x128);
 }
 
+TEST(PlanSm90, TwoRowRegionsWhereTheLastWaveIsPartlyIdle) {
+  auto plan = [](int64_t M, int64_t N, int64_t K) { return cake::plan(M, N, K, 128, Arch::SM90, 132); };
+  // M = 2048, N = 4096: 352 tiles of 192 x 128 in pairs are 2.67 waves; rows
+  // 0-1535 are two whole waves of them, rows 1536-2047 one of 128 x 128.
+  for (int64_t K : {4096, 14336}) {
+    const cake::Plan head = plan(2048, 4096, K);
+    EXPECT_EQ(head.program, Program::kHopper192x128) << K;
+    EXPECT_EQ(head.head_m, 1536) << K;
+    EXPECT_EQ(head.tiles, 8 * 32) << K;
+    EXPECT_EQ(head.waves, 2) << K;
+    const cake::Plan tail = plan(2048 - head.head_m, 4096, K);
+    EXPECT_EQ(tail.program, Program::kHopper128x128) << K;
+    EXPECT_EQ(tail.head_m, 512) << K;
+    EXPECT_EQ(tail.waves, 1) << K;
+  }
+  // M = 2048, N = K = 8192: 5.33 waves -> 4 whole ones (paired) + 2 of 128 x 128.
+  const cake::Plan wide = plan(2048, 8192, 8192);
+  EXPECT_EQ(wide.head_m, 1536);
+  EXPECT_EQ(wide.waves, 4);
+  EXPECT_EQ(wide.cluster_n, 2);
+  EXPECT_EQ(plan(512, 8192, 8192).waves, 2);
+  // One program: whole waves already (M = 2048, N = 6144: 4), many waves (N = 28672:
+  // 19; 8192^3: 21), or not the 192-row program.
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{2048, 6144, 4096}, {2048, 28672, 4096},
+                         {8192, 8192, 8192}, {8192, 4096, 4096}, {512, 4096, 4096}, {1, 4096, 4096}})
+    EXPECT_EQ(plan(M, N, K).head_m, M) << M << " " << N << " " << K;
+  // A forced program, and Blackwell, cover every row.
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopper192x128, 2048, 4096, 4096, 132).head_m, 2048);
+  EXPECT_EQ(cake::plan(2048, 4096, 4096, 128, Arch::SM100, 148).head_m, 2048);
+}
+
 TEST(PlanSm90, TurnedWideTileWhenItSavesWaves) {
   // M = 512, N = 6144: 192 tiles of 128 x 128 are 2 waves (32768 output elements on
   // the busiest SM); 128 tiles of 192 x 128 are one (24576).
@@ -304,7 +334,8 @@ TEST(PlanSm90, MulticastPairsOnManyWavesOfLargeTiles) {
   // From kHopperMulticastMinWaves waves of tiles of at least 128 x 128: CTA pairs
   // along Q (N without swap, M with it), counted in pairs of tiles over the 66
   // resident pairs.
-  cake::Plan p = cake::plan(2048, 4096, 4096, 128, Arch::SM90, 132);  // 352 tiles of 192 x 128
+  // 352 tiles of 192 x 128 (as one program; the plan runs them as two row regions)
+  cake::Plan p = cake::plan_sm90_program(Program::kHopper192x128, 2048, 4096, 4096, 132);
   EXPECT_EQ(p.program, Program::kHopper192x128);
   EXPECT_EQ(p.cluster_m, 1);
   EXPECT_EQ(p.cluster_n, 2);
@@ -338,10 +369,11 @@ TEST(PlanSm90, MulticastPairsOnManyWavesOfLargeTiles) {
 }
 
 TEST(PlanSm90, OneProgramPlannedOnAnyShape) {
-  // plan() is the choice of program plus plan_sm90_program for it.
+  // plan() is the choice of program plus plan_sm90_program for it, on its head_m
+  // rows (all of them but at M = 4096: two row regions).
   for (int64_t M : {1, 64, 65, 4096}) {
     const cake::Plan chosen = cake::plan(M, 4096, 4096, 64, Arch::SM90, 132);
-    const cake::Plan same = cake::plan_sm90_program(chosen.program, M, 4096, 4096, 132);
+    const cake::Plan same = cake::plan_sm90_program(chosen.program, chosen.head_m, 4096, 4096, 132);
     EXPECT_EQ(same.tiles, chosen.tiles);
     EXPECT_EQ(same.grid, chosen.grid);
     EXPECT_EQ(same.split_k, chosen.split_k);

@@ -88,6 +88,11 @@ def test_plan_is_pure_and_queryable():
     paired = cake.plan(4096, 4096, 4096, 128, arch="sm90", num_sms=132)
     assert paired["cluster_n"] == 2 and paired["cluster_m"] == 1
     assert cake.plan(512, 4096, 4096, 128, arch="sm90", num_sms=132)["cluster_n"] == 1
+    # Two row regions where the last wave of 192 x 128 tiles would be partly idle:
+    # the plan covers rows [0, head_m), the rest is a problem of its own.
+    regions = cake.plan(2048, 4096, 4096, 128, arch="sm90", num_sms=132)
+    assert regions["program"] == "fp8_hopper_192x128" and regions["head_m"] == 1536 and regions["waves"] == 2
+    assert cake.plan(512, 4096, 4096, 128, arch="sm90", num_sms=132)["head_m"] == 512
     assert cake.plan(1, 4096, 4096, 128, arch="sm100", num_sms=148)["program"] == "fp8_blackwell_static"
     big = cake.plan(512 * 39, 256 * 37, 32768, 128, arch="sm103", num_sms=148)
     assert big["program"] == "fp8_blackwell_tile_m" and big["tile_m"] == 512 and big["scheduler"] == "dynamic"
