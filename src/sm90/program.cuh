@@ -363,8 +363,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // serialises every wgmma); the queue drains once per kUnrollStages stages.
       // Two sets: half blocks for the tail and, in every other consumer warpgroup,
       // first, so that its drains fall mid-block of the others' and the tensor cores
-      // always hold some warpgroup's groups. (One call site per block size: each
-      // is straight-line code the size of its stages.)
+      // always hold some warpgroup's groups (H200, r = 128, side by side, two runs
+      // each: M = 512, N = 4096, K = 14336 52.4 / 52.6 -> 51.3 / 50.2 us; N = K = 8192
+      // 60.4 / 60.6 -> 60.0 / 59.4). One call site per block size: each is
+      // straight-line code the size of its stages.
       constexpr uint32_t kHalf = kUnrollStages / 2;
       bool skew = kSets == 2 && Shape::kConsumerWarpgroups > 1 && cw % 2 == 1;
       for (uint32_t kb = kb_begin; kb < kb_end;) {
