@@ -208,9 +208,10 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
 // that leaves the busiest SMs of the two launches together at least this
 // percentage less work (output elements, 128 x 128 ones counted
 // kHopperRegionSquareCostPercent of 192 x 128 ones: their program is slower per
-// element). Not measured yet; estimate from this project's H200 times
-// (r = 128, hot board): M = 2048, N = 4096, K = 14336: 219 us in one launch,
-// ~146 + ~54 in two.
+// element). H200, r = 128, against one launch, best of two runs each: M = 2048,
+// N = 4096, K = 14336 219.4 -> 207.5 us; N = K = 8192 244.9 -> 224.1; but
+// N = K = 4096 61.9 -> 62.7 (no gain: the second launch's fill and drain, a
+// fixed cost this work-only rule does not weigh yet).
 inline constexpr int64_t kHopperRegionMinGainPercent = 5;
 inline constexpr int64_t kHopperRegionSquareCostPercent = 110;
 // ... considered up to this many waves of the one program (past them a partial
