@@ -173,11 +173,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // An operand shorter than its block (few tokens) is loaded as a short box: the
       // rows past it are never written (they only feed outputs that are not
       // stored), and TMA spends no time filling them with zeros.
-      // Multicast: this CTA loads slice p_slice of the P tile (its box is
-      // p_rows / multicast rows) into the same place in every CTA of the cluster;
-      // the whole tile arrives in each.
+      // Multicast (pairs, the plan's only cluster of them): this CTA loads the
+      // rank-th half of the P tile (its box is p_rows / 2 rows) into the same place
+      // in both CTAs; the whole tile arrives in each.
       const uint32_t stage_bytes = (params.p_rows + params.q_rows) * kRowBytes;
-      // (pairs: the slice is half the tile; 0 rows in when not multicast)
       const uint32_t slice_row = multicast > 1 ? cluster_rank() * (params.p_rows / 2) : 0;
       auto load = [&](const CUtensorMap* mp, const CUtensorMap* mq, int k, int row_p, int row_q) {
         cutlass::arch::ClusterBarrier::wait(&empty[stage], phase ^ 1);
