@@ -11,9 +11,8 @@
 namespace cake {
 namespace {
 
-// The plan for checked args on the current device.
-Plan resolve(const char* op, const MmFp8LoraArgs& args) {
-  const DeviceInfo& info = device_info(current_device());
+// The plan for checked args on a device.
+Plan resolve(const char* op, const MmFp8LoraArgs& args, const DeviceInfo& info) {
   const Arch arch = require_arch(info);
   check_problem(op, args, arch);
   const int64_t r = args.lora_scale ? args.r : 0;
@@ -21,10 +20,11 @@ Plan resolve(const char* op, const MmFp8LoraArgs& args) {
 }
 
 void run(const char* op, const MmFp8LoraArgs& args, cudaStream_t stream) {
-  const Plan p = resolve(op, args);
+  const DeviceInfo& info = device_info(current_device());
+  const Plan p = resolve(op, args, info);
   switch (p.arch) {
     case Arch::SM90:
-      sm90::launch(p, args, device_info(current_device()).sms, stream);
+      sm90::launch(p, args, info.sms, stream);
       return;
     case Arch::SM100:
     case Arch::SM103:
@@ -51,6 +51,6 @@ void mm_fp8(const MmFp8LoraArgs& args, cudaStream_t stream) {
   run("mm_fp8", without_adapter(args), stream);
 }
 
-Plan plan_for(const MmFp8LoraArgs& args) { return resolve("plan_for", args); }
+Plan plan_for(const MmFp8LoraArgs& args) { return resolve("plan_for", args, device_info(current_device())); }
 
 }  // namespace cake
