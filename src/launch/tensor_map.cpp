@@ -42,9 +42,9 @@ CUtensorMap make_tensor_map(const void* base, CUtensorMapDataType dtype, int ele
   const cuuint32_t element_strides[2] = {1, 1};
   // L2 fills of 128 bytes, a box row's width: 256-byte fills also bring the next
   // K block's half of each row, which the weight-streaming programs paid for (H200,
-  // r = 128, two runs each, 128 against 256 bytes: M <= 128 geomean 0.993; M = 1,
-  // N = 28672 31.1-31.3 against 32.3 us, M = 128 38.2 against 39.8; N = K = 8192
-  // 2-3% faster; the larger M measured the same).
+  // r = 128, the default grid side by side, two runs each, 128 against 256 bytes:
+  // M <= 64 geomean 0.984, M = 1, N = 28672 31.15 against 32.34 us, M = 128 39.20
+  // against 40.16; larger M the same within the spread).
   const CUresult r = encode_tiled()(&map, dtype, 2, const_cast<void*>(base), dims, strides, box,
                                     element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
                                     swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
