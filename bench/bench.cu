@@ -4,11 +4,12 @@
 // lora_scale = 0; cuBLASLt FP8 (per-tensor scales, bf16 out) base only, with and
 // without fast accumulation; and the best unfused path a user has today, that
 // GEMM followed by a cuBLASLt bf16 GEMM out += s * d @ lora_b^T (beta = 1).
-// Every timed cake variant is first checked against the unfused fp32 result.
+// Both cake variants are checked against the unfused fp32 result.
 //
-// Timing: warm-up, then CUDA-graph replays of many calls timed with events,
-// median of the replays; inputs rotate among enough buffer sets that the working
-// set exceeds twice the L2, so weights never come from cache.
+// Timing (Timer): per shape and r, the five variants are each captured as a CUDA
+// graph of many calls and replayed interleaved, one replay of each per round, and
+// timed with events; median of the rounds. Inputs rotate among enough buffer sets
+// that the working set exceeds twice the L2, so weights never come from cache.
 #include <cublasLt.h>
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
@@ -185,57 +186,79 @@ struct LtGemm {
 
 // ------------------------------------------------------------------ timing
 
+// The variants of one shape are timed interleaved: each is captured once as a CUDA
+// graph of `calls` calls, and the graphs are replayed in rounds, one replay of every
+// variant per round, back to back with no host wait in between. So every variant
+// sees the same board: the same clocks, power and temperature (at large shapes
+// the board is at its power cap, and its clock drifts by several percent within a
+// second of load; timed one after the other, whichever ran first had the cooler
+// board). Rounds alternate the order, so that no variant always follows the same one.
 struct Timer {
   cudaStream_t stream;
-  int reps;
+  int reps;           // timed replays (rounds) per variant
   bool once = false;  // profilers: each variant launched once, eagerly, untimed
-  // Median per-call time (us) of `calls` invocations of fn(i), replayed as one CUDA
-  // graph (eager launches between events if the library refuses capture).
-  double time(const std::function<void(int)>& fn, int calls) const {
-    fn(0);  // warm-up outside the graph (module load, algorithm choice)
+
+  // Median per-call time (us) of each fn over its replays; fn(i) makes call i.
+  std::vector<double> time(const std::vector<std::function<void(int)>>& fns, int calls) const {
+    const size_t n = fns.size();
+    for (const auto& fn : fns) fn(0);  // warm-up outside the graphs (module load, algorithm choice)
     CK(cudaStreamSynchronize(stream));
-    if (once) return NAN;
-    cudaGraph_t graph = nullptr;
-    cudaGraphExec_t exec = nullptr;
-    CK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    bool captured = true;
-    try {
-      for (int i = 0; i < calls; ++i) fn(i);
-    } catch (const std::exception& e) {
-      captured = false;
-      std::fprintf(stderr, "note: graph capture failed (%s); timing eager launches\n", e.what());
+    if (once) return std::vector<double>(n, NAN);
+    std::vector<cudaGraph_t> graphs(n, nullptr);
+    std::vector<cudaGraphExec_t> execs(n, nullptr);
+    for (size_t v = 0; v < n; ++v) {
+      CK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+      bool captured = true;
+      try {
+        for (int i = 0; i < calls; ++i) fns[v](i);
+      } catch (const std::exception& e) {
+        captured = false;
+        std::fprintf(stderr, "note: graph capture failed (%s); timing eager launches\n", e.what());
+      }
+      const cudaError_t end = cudaStreamEndCapture(stream, &graphs[v]);
+      if (captured && end == cudaSuccess) CK(cudaGraphInstantiate(&execs[v], graphs[v], 0));
+      else {
+        cudaGetLastError();
+        if (graphs[v]) cudaGraphDestroy(graphs[v]);
+        graphs[v] = nullptr;
+      }
     }
-    const cudaError_t end = cudaStreamEndCapture(stream, &graph);
-    if (captured && end == cudaSuccess) CK(cudaGraphInstantiate(&exec, graph, 0));
-    else {
-      cudaGetLastError();
-      if (graph) cudaGraphDestroy(graph);
-      graph = nullptr;
-    }
-    auto once = [&] {
-      if (exec) CK(cudaGraphLaunch(exec, stream));
-      else for (int i = 0; i < calls; ++i) fn(i);
+    auto replay = [&](size_t v) {
+      if (execs[v]) CK(cudaGraphLaunch(execs[v], stream));
+      else for (int i = 0; i < calls; ++i) fns[v](i);
     };
-    cudaEvent_t start, stop;
-    CK(cudaEventCreate(&start));
-    CK(cudaEventCreate(&stop));
-    for (int w = 0; w < 2; ++w) once();
-    std::vector<double> t;
-    for (int r = 0; r < reps; ++r) {
-      CK(cudaEventRecord(start, stream));
-      once();
-      CK(cudaEventRecord(stop, stream));
-      CK(cudaEventSynchronize(stop));
-      float ms = 0;
-      CK(cudaEventElapsedTime(&ms, start, stop));
-      t.push_back(ms * 1e3 / calls);
+    auto order = [&](int round, size_t j) { return round % 2 == 0 ? j : n - 1 - j; };
+    for (int w = 0; w < 2; ++w)
+      for (size_t j = 0; j < n; ++j) replay(order(w, j));
+    std::vector<cudaEvent_t> events(2 * n * reps);
+    for (auto& e : events) CK(cudaEventCreate(&e));
+    for (int round = 0; round < reps; ++round)
+      for (size_t j = 0; j < n; ++j) {
+        const size_t v = order(round, j);
+        CK(cudaEventRecord(events[2 * (round * n + v)], stream));
+        replay(v);
+        CK(cudaEventRecord(events[2 * (round * n + v) + 1], stream));
+      }
+    CK(cudaStreamSynchronize(stream));
+    std::vector<double> median(n);
+    for (size_t v = 0; v < n; ++v) {
+      std::vector<double> t;
+      for (int round = 0; round < reps; ++round) {
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, events[2 * (round * n + v)], events[2 * (round * n + v) + 1]));
+        t.push_back(ms * 1e3 / calls);
+      }
+      std::sort(t.begin(), t.end());
+      median[v] = t[t.size() / 2];
     }
-    cudaEventDestroy(start), cudaEventDestroy(stop);
-    if (exec) cudaGraphExecDestroy(exec);
-    if (graph) cudaGraphDestroy(graph);
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
+    for (auto& e : events) cudaEventDestroy(e);
+    for (size_t v = 0; v < n; ++v) {
+      if (execs[v]) cudaGraphExecDestroy(execs[v]);
+      if (graphs[v]) cudaGraphDestroy(graphs[v]);
+    }
+    return median;
   }
+  double time(const std::function<void(int)>& fn, int calls) const { return time(std::vector{fn}, calls)[0]; }
 };
 
 template <typename T>
@@ -472,7 +495,9 @@ int run_bench(int argc, char** argv) {
         fill_bf16<<<1024, 256, 0, stream>>>(sets[s].d.p, sets[s].d.n, 1000 + s, 2.0f);
         fill_bf16<<<1024, 256, 0, stream>>>(sets[s].lora_b.p, sets[s].lora_b.n, 10000 + s, 2.0f);
       }
-      const int calls = std::max(nsets, 20);
+      // Whole turns over the sets: a replay's first call then reads the set its last
+      // call read nsets - 1 calls ago (at least twice the L2 since), never one still in L2.
+      const int calls = nsets * ((20 + nsets - 1) / nsets);
 
       LtGemm base(&lt, M, N, K, CUDA_R_8F_E4M3, CUDA_R_16BF, true, scales.a(), scales.b());
       LtGemm base_nofast(&lt, M, N, K, CUDA_R_8F_E4M3, CUDA_R_16BF, false, scales.a(), scales.b());
@@ -482,8 +507,6 @@ int run_bench(int argc, char** argv) {
       Buf<__nv_bfloat16> wide_a(M * K), wide_b(N * K);
       widen<<<1024, 256, 0, stream>>>(sets[0].a.p, wide_a.p, wide_a.n);
       widen<<<1024, 256, 0, stream>>>(sets[0].b.p, wide_b.p, wide_b.n);
-      const double t_base = timer.time([&](int i) { base.run(sets[i % nsets].a.p, sets[i % nsets].b.p, sets[i % nsets].out.p, 1.0f, 0.0f, stream); }, calls);
-      const double t_base_nofast = timer.time([&](int i) { base_nofast.run(sets[i % nsets].a.p, sets[i % nsets].b.p, sets[i % nsets].out.p, 1.0f, 0.0f, stream); }, calls);
 
       for (int64_t r : Rs) {
         // a_scale ~ 1/sqrt(K): the base term stays O(1); the adapter is comparable.
@@ -502,7 +525,24 @@ int run_bench(int argc, char** argv) {
           return x;
         };
 
-        // ---- check every timed cake variant against the unfused fp32 result (set 0).
+        // ---- timing: the five variants interleaved (Timer), cuBLASLt first (profilers'
+        // --once order: cuBLASLt fast, without fast accumulation, then cake).
+        auto base_fn = [&](LtGemm& g) {
+          return [&, gp = &g](int i) { const Set& s = sets[i % nsets]; gp->run(s.a.p, s.b.p, s.out.p, 1.0f, 0.0f, stream); };
+        };
+        const std::vector<double> t = timer.time(
+            {base_fn(base), base_fn(base_nofast),
+             [&](int i) { run_cake(cake_args(i, scales.lora()), stream); },
+             [&](int i) { run_cake(cake_args(i, scales.zero()), stream); },
+             [&](int i) {
+               const Set& s = sets[i % nsets];
+               base.run(s.a.p, s.b.p, s.out.p, 1.0f, 0.0f, stream);
+               lora.run(s.d.p, s.lora_b.p, s.out.p, s_lora, 1.0f, stream);
+             }},
+            calls);
+        const double t_base = t[0], t_base_nofast = t[1], t_cake = t[2], t_cake0 = t[3], t_unfused = t[4];
+
+        // ---- check both cake variants against the unfused fp32 result (set 0).
         Buf<float> ref(M * N);
         Buf<double> acc(5);
         auto check = [&](const float* ls, bool with_adapter) {
@@ -522,14 +562,6 @@ int run_bench(int argc, char** argv) {
         auto [ratio, max_rel, finite] = check(scales.lora(), true);
         auto [ratio0, max_rel0, finite0] = check(scales.zero(), false);
         const bool ok = finite && finite0 && ratio <= 1.10 && ratio0 <= 1.10;
-
-        const double t_cake = timer.time([&](int i) { run_cake(cake_args(i, scales.lora()), stream); }, calls);
-        const double t_cake0 = timer.time([&](int i) { run_cake(cake_args(i, scales.zero()), stream); }, calls);
-        const double t_unfused = timer.time([&](int i) {
-          const Set& s = sets[i % nsets];
-          base.run(s.a.p, s.b.p, s.out.p, 1.0f, 0.0f, stream);
-          lora.run(s.d.p, s.lora_b.p, s.out.p, s_lora, 1.0f, stream);
-        }, calls);
 
         Row row{M, N, K, r, t_cake, t_cake0, t_base, t_base_nofast, t_unfused, ratio, ratio0, max_rel, ok};
         row.bytes = double(M) * K + double(N) * K + 2.0 * (M + N) * r + 2.0 * M * N;
