@@ -173,6 +173,9 @@ inline constexpr int kHopperNarrowRows[] = {56, 48, 40};
 // 955.6 / 926.3; N = 28672 1748.9 / 1679.1; N = 6144 365.0 / 351.0; N = 4096,
 // K = 14336 807.6 / 790.1; M = 2048, N = K = 8192 255.0 / 247.7. On one wave it
 // cost 2-3% (a forced run: M = 512, N = 4096 18.0 / 18.5, N = 6144 24.0 / 24.6).
+// From two waves on, side by side (interleaved benchmark, two runs each, best per
+// shape): M = 2048, N = 4096, K = 4096 62.96 / 63.55; K = 14336 192.5 / 193.1;
+// M = 512, N = K = 8192 60.24 / 60.37; M = 128, N = 28672 39.00 / 39.62.
 inline constexpr int64_t kHopperMulticastMinWaves = 3;
 
 // Hopper's FP8 tensor-core accumulation keeps fewer bits than fp32, so the
