@@ -32,7 +32,9 @@
 //   epilogue         leader only, per consumer warpgroup: alpha*acc + s*acc_lora +
 //                    bias in fp32, rounded once to bf16, staged in swizzled shared
 //                    memory and written by a TMA store (tails clipped by TMA) that
-//                    overlaps the next tile's main loop.
+//                    overlaps the next tile's main loop. In the one-set program the
+//                    next tile's first K block is issued to the tensor cores before
+//                    that store (the carry).
 // The adapter is on when lora_scale is given and its value is not +-0, read on the
 // device after the grid-dependency wait: off, the instruction stream is exactly
 // the base program's, hence bitwise identical output.
@@ -349,11 +351,16 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       }
     };
 
+    // The next tile's first K block may run on the tensor cores during this tile's
+    // epilogue (the carry, in the epilogue); `carried` says that acc holds it.
+    bool carried = false;
     uint32_t tp, tq;
     while (scheduler.get(tp, tq)) {
       tq = own_q(tq);
+      if (!carried) {
 #pragma unroll
-      for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
+        for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
+      }
 
       // Base: FP8 K loop. kUnrollStages stages run as straight-line code with the
       // groups software-pipelined across them, so that the tensor cores always
@@ -368,7 +375,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // straight-line code the size of its stages.
       constexpr uint32_t kHalf = kUnrollStages / 2;
       bool skew = kSets == 2 && Shape::kConsumerWarpgroups > 1 && cw % 2 == 1;
-      for (uint32_t kb = kb_begin; kb < kb_end;) {
+      for (uint32_t kb = kb_begin + (carried ? 1 : 0); kb < kb_end;) {
         const uint32_t left = kb_end - kb;
         if constexpr (kSets == 2) {
           if (left >= kHalf && (skew || left < kUnrollStages)) {
@@ -462,49 +469,104 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       if (scheduler.is_last()) launch_dependents();
 
       // ------------------------------------------------------------ epilogue
-      // The previous tile's TMA store must have read the staging buffer.
+      // Each output is alpha * acc + s * acc_lora + bias in fp32, rounded once to
+      // bf16, staged in shared memory and written by a TMA store. Thread layout of a
+      // 64 x N wgmma accumulator: element (row, col) with row = 16*warp + lane/4 + 8*h
+      // and col = 8*j + 2*(lane%4) + e lives in register 4*j + 2*h + e.
+      const float alpha = opaque(a_scale) * b_scale;
+      // Carry (the one-set program, not turned; whole tiles; not the last tile): the
+      // next tile's first K block, the ring's next stage, is issued into part once
+      // this tile's outputs are staged and retired once its store is issued, so
+      // that the tensor cores work while all the consumer warpgroups finish the tile
+      // (they reach the epilogue together). H200, r = 128, side by side, two runs
+      // each, best per shape, us: M = 8192, N = 28672 1686.2 -> 1648.0; 8192^3
+      // 898.8 -> 878.3; M = 2048, N = 6144 90.6 -> 87.6; M = 2048, N = K = 4096
+      // 63.9 -> 62.6. In the turned program (with the outputs packed before the
+      // staging) it measured slower: M = 512, N = 28672 120.8 -> 121.7, N = 6144
+      // 22.8 -> 23.8; there the epilogue stays as it was.
+      constexpr bool kCarry = kSets == 1 && !Shape::kSwapAB;
+      const bool carry = kCarry && split == 1 && !scheduler.is_last();
       uint8_t* buf = epilogue + cw * (64 * kWarpgroupQ * 2);
       const uint32_t buf_addr = cute::cast_smem_ptr_to_uint(buf);
-      if (thread == 0) cute::tma_store_wait<0>();
-      named_barrier(1 + cw, 128);
 
-      // Swap programs stage out transposed, a row of 64 P columns per token: 128
-      // swizzled bytes; narrow tiles stage plain rows of their p_rows columns (the
-      // rows past them belong to the next tile and are not staged).
-      const bool narrow = Shape::kNarrowTiles && params.narrow;
-      const uint32_t out_pitch = narrow ? params.p_rows * 2 : kRowBytes;
-      const int out_swizzle = narrow ? 0 : 7;
-      const int out_rows = narrow ? static_cast<int>(params.p_rows) : 64;
-      const float alpha = opaque(a_scale) * b_scale;
-
-      // Thread layout of a 64 x N wgmma accumulator: element (row, col) with
-      // row = 16*warp + lane/4 + 8*h and col = 8*j + 2*(lane%4) + e lives in
-      // register 4*j + 2*h + e.
+      if constexpr (!Shape::kSwapAB) {
+        // The outputs in registers first, two bf16 per register (out2[2*j + h] holds
+        // e = 0 in its low half): half of acc's registers, and part is free.
 #pragma unroll
-      for (int j = 0; j < kWarpgroupQ / 8; ++j) {
+        for (int i = 0; i < kAccRegs; ++i) acc[i] = alpha * acc[i];
+        if (adapter) {
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int row = 16 * warp + lane / 4 + 8 * h;  // 0..63 in P
-          const int col = 8 * j + 2 * (lane % 4);        // 0..kWarpgroupQ-1 in Q
-          float v[2];
+          for (int i = 0; i < kAccRegs; ++i) acc[i] = fmaf(lora_scale, part[0][i], acc[i]);
+        }
+        fence_operands(acc);
+        if constexpr (kCarry) {
+          // part's values are dead from here; redefined, so that the read-write
+          // operand constraints of its next fill do not keep them alive through the
+          // staging (in 152 registers acc, part and the outputs do not fit).
 #pragma unroll
-          for (int e = 0; e < 2; ++e) {
-            v[e] = alpha * acc[4 * j + 2 * h + e];
-            if (adapter) v[e] = fmaf(lora_scale, part[0][4 * j + 2 * h + e], v[e]);
-          }
-          if constexpr (!Shape::kSwapAB) {
-            // out row = P row, out column = Q column: two adjacent bf16 of one row.
-            const uint32_t n = tq * kBlockQ + col;
+          for (int i = 0; i < kAccRegs; ++i) part[0][i] = 0.0f;
+        }
+        uint32_t out2[kAccRegs / 2];
+#pragma unroll
+        for (int j = 0; j < kWarpgroupQ / 8; ++j) {
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            float v[2] = {acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]};
+            // out row = P row, out column = Q column: two adjacent columns.
+            const uint32_t n = tq * kBlockQ + 8 * j + 2 * (lane % 4);
             if (params.bias != nullptr && n < params.n) {
               v[0] += __bfloat162float(params.bias[n]);
               v[1] += __bfloat162float(params.bias[n + 1]);
             }
+            out2[2 * j + h] = pack_bf16x2(v[0], v[1]);
+          }
+        }
+        // Staging: the previous tile's TMA store must have read the buffer.
+        if (thread == 0) cute::tma_store_wait<0>();
+        named_barrier(1 + cw, 128);
+#pragma unroll
+        for (int j = 0; j < kWarpgroupQ / 8; ++j) {
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const int row = 16 * warp + lane / 4 + 8 * h;  // 0..63 in P
             // Box j/8 holds columns [64*(j/8), +64): 64 rows of 128 bytes, swizzled.
             const uint32_t addr = buf_addr + (j / 8) * (64 * kRowBytes) + row * kRowBytes +
                                   (((j % 8) ^ (row % 8)) * 16) + (lane % 4) * 4;
-            st_shared_u32(addr, pack_bf16x2(v[0], v[1]));
-          } else {
-            // out row = Q column (token), out column = P row (weight row).
+            st_shared_u32(addr, out2[2 * j + h]);
+          }
+        }
+        if constexpr (kCarry) {
+          if (carry) {
+            cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
+            uint64_t dp, dq;
+            stage_descs(dp, dq);
+            issue(part[0], dp, dq, 0);
+          }
+        }
+      } else {
+        // Turned: out row = Q column (token), out column = P row (weight row), staged
+        // transposed, a row of 64 P columns per token: 128 swizzled bytes; narrow
+        // tiles stage plain rows of their p_rows columns (the rows past them belong
+        // to the next tile and are not staged). The previous tile's TMA store must
+        // have read the buffer.
+        if (thread == 0) cute::tma_store_wait<0>();
+        named_barrier(1 + cw, 128);
+        const bool narrow = Shape::kNarrowTiles && params.narrow;
+        const uint32_t out_pitch = narrow ? params.p_rows * 2 : kRowBytes;
+        const int out_swizzle = narrow ? 0 : 7;
+        const int out_rows = narrow ? static_cast<int>(params.p_rows) : 64;
+#pragma unroll
+        for (int j = 0; j < kWarpgroupQ / 8; ++j) {
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const int row = 16 * warp + lane / 4 + 8 * h;  // 0..63 in P
+            const int col = 8 * j + 2 * (lane % 4);        // 0..kWarpgroupQ-1 in Q
+            float v[2];
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+              v[e] = alpha * acc[4 * j + 2 * h + e];
+              if (adapter) v[e] = fmaf(lora_scale, part[0][4 * j + 2 * h + e], v[e]);
+            }
             const uint32_t n = tp * p_step + wg_p * 64 + row;
             if (params.bias != nullptr && n < params.n) {
               const float bn = __bfloat162float(params.bias[n]);
@@ -535,6 +597,26 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         }
         cute::tma_store_arrive();
       }
+
+      // The carried group: retired and promoted into a fresh acc as the K loop's
+      // first would have been (the same additions in the same order), the rest of
+      // its stage's groups after it.
+      if constexpr (kCarry) {
+        if (carry) {
+          cute::warpgroup_wait<0>();
+          if (kGroups == 1) release(stage);
+#pragma unroll
+          for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
+          promote(part[0]);
+          if constexpr (kGroups == 2) {
+            uint64_t dp, dq;
+            stage_descs(dp, dq);
+            group(std::integral_constant<int, 1>{}, std::integral_constant<int, 1>{}, dp, dq);
+          }
+          if (++stage == kStages) stage = 0, phase ^= 1;
+        }
+      }
+      carried = carry;
     }
     if (leader && thread == 0) cute::tma_store_wait<0>();
     // Multicast: no CTA leaves while another may still arrive on its barriers.
