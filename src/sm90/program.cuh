@@ -604,7 +604,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       if constexpr (kCarry) {
         if (carry) {
           cute::warpgroup_wait<0>();
-          if (kGroups == 1) release(stage);
+          if constexpr (kGroups == 1) release(stage);
 #pragma unroll
           for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
           promote(part[0]);
