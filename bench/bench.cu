@@ -294,13 +294,13 @@ struct Set {
 // split-K, --rows R its rows per P tile, --promote K its promotion depth (64 or
 // 128), --multicast 1|2 its P-tile multicast off / on (on: wherever the plan can
 // pair its CTAs; the others run the plan's choice, said once per shape),
-// --one-region the plan's program on all rows (no second row region); otherwise
+// --one-region the plan's program on all of out (no second region); otherwise
 // cake chooses (cake::mm_fp8_lora).
 int g_force_split = 0;
 int g_force_rows = 0;
 int g_force_promotion = 0;
 int g_force_multicast = 0;
-bool g_one_region = false;  // --one-region: the plan's program on all rows
+bool g_one_region = false;  // --one-region: the plan's program on all of out
 std::string g_force_program;
 
 void run_cake(const cake::MmFp8LoraArgs& x, cudaStream_t stream) {

@@ -88,11 +88,15 @@ struct Plan {
   // Hopper: K elements between promotions of the FP8 tensor-core partial sums into
   // the fp32 accumulator, 64 or 128 (kHopperLongPromotionMinK); 0 elsewhere.
   int promotion_k = 0;
-  // Rows of out this plan's program covers, from row 0: M, or fewer when the
-  // problem runs as two row regions (kHopperRegionMinGainPercent), the rows past
-  // them being the sub-problem plan(M - head_m, ...) on the rows of a, d and out
-  // from head_m on, launched after this one.
+  // The region of out this plan's program covers: rows [0, head_m) and columns
+  // [0, head_n). Both are M and N, unless the problem runs as two regions
+  // (kHopperRegionMinGainPercent), of rows or of columns: then one of them is
+  // fewer, and what is past it is a problem of its own, launched after this one:
+  // plan(M - head_m, N, ...) on the rows of a, d and out from head_m on, or
+  // plan(M, N - head_n, ...) on the rows of b and lora_b, the entries of bias and
+  // the columns of out from head_n on.
   int64_t head_m = 0;
+  int64_t head_n = 0;
 };
 
 // Hopper program choice: the swap programs (weights on wgmma's M side) on 64-row
@@ -204,17 +208,20 @@ inline constexpr int64_t kHopperLongPromotionMinK = 4096;
 Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split = 0,
                        int rows = 0, int promotion_k = 0, int multicast = 0);
 
-// Two row regions: where the 192 x 128 program leaves its last wave partly idle
-// (M = 2048, N = 4096: 352 tiles, 2.67 waves of 132 SMs), its first rows as whole
-// waves of it and the rest as a second launch (e.g. rows 0-1535 as 256 tiles of
-// 192 x 128, two waves, and rows 1536-2047 as 128 tiles of 128 x 128, one), when
-// that leaves the busiest SMs of the two launches together at least this
-// percentage less work (output elements, 128 x 128 ones counted
+// Two regions: where a three-consumer program leaves its last wave partly idle,
+// the first rows (fp8_hopper_192x128) or columns (fp8_hopper_swap_192x128, whose
+// P tiles run along N) of out as whole waves of it and the rest as a second
+// launch, when that leaves the busiest SMs of the two launches together at least
+// this percentage less work (output elements, 128 x 128 ones counted
 // kHopperRegionSquareCostPercent of 192 x 128 ones: their program is slower per
-// element). H200, r = 128, against one launch, best of two runs each: M = 2048,
-// N = 4096, K = 14336 219.4 -> 207.5 us; N = K = 8192 244.9 -> 224.1; but
-// N = K = 4096 61.9 -> 62.7 (no gain: the second launch's fill and drain, a
-// fixed cost this work-only rule does not weigh yet).
+// element). Rows, e.g. M = 2048, N = 4096 (352 tiles, 2.67 waves of 132 SMs): rows
+// 0-1535 as 256 tiles of 192 x 128, two waves, and rows 1536-2047 as 128 tiles of
+// 128 x 128, one. H200, r = 128, against one launch, best of two runs each:
+// M = 2048, N = 4096, K = 14336 219.4 -> 207.5 us; N = K = 8192 244.9 -> 224.1; but
+// N = K = 4096 61.9 -> 62.7 (no gain: the second launch's fill and drain, a fixed
+// cost this work-only rule does not weigh yet). Columns, e.g. M = 512, N = 28672
+// (600 turned tiles, 4.55 waves): columns 0-25343 as 528 of them, four waves, and
+// columns 25344-28671 as 104 tiles of 128 x 128, one.
 inline constexpr int64_t kHopperRegionMinGainPercent = 5;
 inline constexpr int64_t kHopperRegionSquareCostPercent = 110;
 // ... considered up to this many waves of the one program (past them a partial
@@ -225,8 +232,8 @@ inline constexpr int64_t kHopperRegionMaxWaves = 8;
 inline constexpr int kBlackwellRasterBlockM = 4;
 inline constexpr int kBlackwellRasterBlockN = 4;
 
-// The program for a problem (for its first head_m rows; the rest is
-// plan(M - head_m, ...)). r is the LoRA rank (0 when the adapter is off;
+// The program for a problem (for its region [0, head_m) x [0, head_n) of out;
+// the rest is plan(M - head_m, N, ...) or plan(M, N - head_n, ...)). r is the LoRA rank (0 when the adapter is off;
 // r does not change the choice today but is part of the key). num_sms is the
 // device's multiprocessor count. Throws cake::InvalidArgument on num_sms < 1 or
 // non-positive sizes; never checks the argument contract itself.

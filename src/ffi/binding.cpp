@@ -154,6 +154,7 @@ Map<String, Any> plan_to_map(const cake::Plan& p) {
   m.Set("waves", p.waves);
   m.Set("grid", static_cast<int64_t>(p.grid));
   m.Set("head_m", p.head_m);
+  m.Set("head_n", p.head_n);
   return m;
 }
 

@@ -330,24 +330,31 @@ Plan plan_sm90_one(int64_t M, int64_t N, int64_t K, int num_sms) {
   return plan_sm90_program(choose_sm90(M, N, K, num_sms), M, N, K, num_sms);
 }
 
-// SM90: one program, or two row regions (kHopperRegionMinGainPercent): a head of
-// whole 192-row tiles of fp8_hopper_192x128 filling k whole waves (k below the
-// one-program plan's waves, up to kHopperRegionMaxWaves of them), the tail planned
-// as a problem of its own; the split the estimate likes best.
+// SM90: one program, or two regions along its P operand (kHopperRegionMinGainPercent):
+// a head of whole P tiles of the three-consumer program filling k whole waves (k
+// below the one-program plan's waves, up to kHopperRegionMaxWaves of them), rows
+// of out for fp8_hopper_192x128, columns for the turned fp8_hopper_swap_192x128;
+// the rest planned as a problem of its own; the split the estimate likes best.
 Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   Plan best = plan_sm90_one(M, N, K, num_sms);
-  if (best.program != Program::kHopper192x128 || best.waves > kHopperRegionMaxWaves) return best;
-  // Work units (clusters' tiles) per wave and per row of tiles.
+  const bool turned = best.program == Program::kHopperSwap192x128;
+  if ((best.program != Program::kHopper192x128 && !turned) || best.waves > kHopperRegionMaxWaves) return best;
+  // Work units (clusters' tiles) per wave and per P tile.
   const Plan one = best;
   const int64_t per_wave = one.workers / (one.cluster_m * one.cluster_n);
-  const int64_t per_row = ceil_div(one.tiles_n, one.cluster_n);
+  const int64_t per_p = turned ? ceil_div(one.tiles_m, one.cluster_m) : ceil_div(one.tiles_n, one.cluster_n);
+  const int64_t tile_p = turned ? one.tile_n : one.tile_m, extent = turned ? N : M;
+  // The head's and the rest's problems when the head is `head` rows or columns.
+  auto region = [&](int64_t from, int64_t to) {
+    return turned ? plan_sm90_one(M, to - from, K, num_sms) : plan_sm90_one(to - from, N, K, num_sms);
+  };
   int64_t best_cost = region_cost(one) * (100 - kHopperRegionMinGainPercent) / 100;
   for (int64_t k = 1; k < one.waves; ++k) {
-    const int64_t head = k * per_wave / per_row * one.tile_m;
-    if (head <= 0 || head >= M) continue;
-    const Plan h = plan_sm90_one(head, N, K, num_sms);
-    const int64_t hc = region_cost(h), tc = region_cost(plan_sm90_one(M - head, N, K, num_sms));
-    if (h.program != Program::kHopper192x128 || tc < 0) continue;
+    const int64_t head = k * per_wave / per_p * tile_p;
+    if (head <= 0 || head >= extent) continue;
+    const Plan h = region(0, head);
+    const int64_t hc = region_cost(h), tc = region_cost(region(head, extent));
+    if (h.program != one.program || tc < 0) continue;
     if (hc + tc < best_cost) best_cost = hc + tc, best = h;
   }
   return best;
@@ -373,6 +380,7 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
   if (!hopper_program)
     throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) + " is not a Hopper program");
   p.head_m = M;
+  p.head_n = N;
   return p;
 }
 
@@ -432,6 +440,7 @@ Plan plan(int64_t M, int64_t N, int64_t K, int64_t r, Arch arch, int num_sms) {
   p.arch = arch;
   plan_blackwell(p, arch, M, N, K, num_sms);
   p.head_m = M;
+  p.head_n = N;
   return p;
 }
 

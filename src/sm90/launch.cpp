@@ -15,8 +15,9 @@
 namespace cake::sm90 {
 namespace {
 
+// One program on a region of out whose rows are ldo elements apart.
 template <typename Shape>
-void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream) {
+void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStream_t stream) {
   constexpr bool swap = Shape::kSwapAB;
   const int64_t lda = a.lda ? a.lda : a.K;
   const int64_t ldb = a.ldb ? a.ldb : a.K;
@@ -56,7 +57,7 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
   // with swap of its kWarpgroupQ tokens x 64 (N), staged in 128-byte swizzled rows.
   // Narrow tiles store their p_rows columns of out, staged as plain rows of that
   // many columns.
-  maps.out = make_tensor_map(a.out, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, a.M, a.N, a.N * 2,
+  maps.out = make_tensor_map(a.out, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, a.M, a.N, ldo * 2,
                              swap ? Shape::kWarpgroupQ : 64, narrow ? p_rows : 64,
                              narrow ? CU_TENSOR_MAP_SWIZZLE_NONE : CU_TENSOR_MAP_SWIZZLE_128B);
 
@@ -80,30 +81,47 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, cudaStream_t stream)
   run_program<Shape>(maps, params, plan.promotion_k, plan.grid, current_device(), stream);
 }
 
-// Rows [m0, M) of a problem as a problem of their own: those rows of a, d and out.
-MmFp8LoraArgs rows_from(MmFp8LoraArgs args, int64_t m0) {
+// Rows [m0, M) of a region as a problem of their own: those rows of a, d and out.
+MmFp8LoraArgs rows_from(MmFp8LoraArgs args, int64_t m0, int64_t ldo) {
   args.a += m0 * (args.lda ? args.lda : args.K);
   if (args.d) args.d += m0 * args.r;
-  args.out += m0 * args.N;
+  args.out += m0 * ldo;
   args.M -= m0;
   return args;
+}
+
+// Columns [n0, N) of a region as a problem of their own: those rows of b and
+// lora_b, entries of bias and columns of out (n0 is a multiple of 8: 16-byte
+// aligned for TMA).
+MmFp8LoraArgs columns_from(MmFp8LoraArgs args, int64_t n0) {
+  args.b += n0 * (args.ldb ? args.ldb : args.K);
+  if (args.lora_b) args.lora_b += n0 * args.r;
+  if (args.bias) args.bias += n0;
+  args.out += n0;
+  args.N -= n0;
+  return args;
+}
+
+// The plan's program on its head region, then the rest of the region planned and
+// launched the same way.
+void launch_region(const Plan& plan, const MmFp8LoraArgs& args, int64_t ldo, int num_sms, cudaStream_t stream) {
+  MmFp8LoraArgs head = args;
+  if (plan.head_m > 0) head.M = std::min(plan.head_m, args.M);
+  if (plan.head_n > 0) head.N = std::min(plan.head_n, args.N);
+  const bool hopper_program =
+      with_shape(plan.program, [&](auto shape) { launch_shape<decltype(shape)>(plan, head, ldo, stream); });
+  if (!hopper_program)
+    throw UnsupportedArchitecture(std::string("cake: ") + program_name(plan.program) + " is not a Hopper program");
+  if (head.M == args.M && head.N == args.N) return;
+  const MmFp8LoraArgs rest = head.M < args.M ? rows_from(args, head.M, ldo) : columns_from(args, head.N);
+  launch_region(cake::plan(rest.M, rest.N, rest.K, rest.lora_scale ? rest.r : 0, Arch::SM90, num_sms), rest, ldo,
+                num_sms, stream);
 }
 
 }  // namespace
 
 void launch(const Plan& plan, const MmFp8LoraArgs& args, int num_sms, cudaStream_t stream) {
-  const int64_t head = plan.head_m > 0 ? std::min(plan.head_m, args.M) : args.M;
-  MmFp8LoraArgs head_args = args;
-  head_args.M = head;
-  const bool hopper_program =
-      with_shape(plan.program, [&](auto shape) { launch_shape<decltype(shape)>(plan, head_args, stream); });
-  if (!hopper_program)
-    throw UnsupportedArchitecture(std::string("cake: ") + program_name(plan.program) + " is not a Hopper program");
-  if (head < args.M) {
-    const MmFp8LoraArgs tail = rows_from(args, head);
-    launch(cake::plan(tail.M, tail.N, tail.K, tail.lora_scale ? tail.r : 0, Arch::SM90, num_sms), tail, num_sms,
-           stream);
-  }
+  launch_region(plan, args, args.N, num_sms, stream);
 }
 
 }  // namespace cake::sm90

@@ -131,7 +131,8 @@ struct Launch {
   const float* zero(bool negative) const { return scales.ptr + (negative ? 4 : 3); }
 
   // With a plan: that program and split instead of what the launcher chooses.
-  // plan: that plan, its rows past head_m planned for `sms` SMs; none: cake's own.
+  // plan: that plan, the rest of out past its head region planned for `sms` SMs;
+  // none: cake's own.
   std::vector<__nv_bfloat16> run(const cake::MmFp8LoraArgs& x, const cake::Plan* plan = nullptr, int sms = 132) {
     cudaMemset(out.ptr, 0xFF, out.n * sizeof(__nv_bfloat16));  // NaN poison
     if (plan)
@@ -285,6 +286,35 @@ TEST(Gpu, TwoRowRegionsAreTheOneProgramsOutput) {
     const auto x = l.args(p, adapter ? l.lora_scale() : nullptr);
     const auto out = l.run(x, &regions, sms);
     if (adapter) expect_close(out, p.reference());
+    const auto whole = l.run(x, &one, sms);
+    EXPECT_EQ(std::memcmp(out.data(), whole.data(), out.size() * 2), 0) << "adapter " << adapter;
+  }
+}
+
+// Two column regions (the turned program's P tiles run along N): with 16 SMs,
+// columns 0-3071 as two waves of turned 192 x 128 tiles, columns 3072-3599 planned
+// as a problem of their own (128 x 128 tiles): the second launch reads b, lora_b
+// and bias from its first column on and writes out's columns with out's own row
+// pitch. Tails in M, N and K. Right, every element written (NaN poison), and
+// bitwise the one program's output.
+TEST(Gpu, TwoColumnRegionsAreTheOneProgramsOutput) {
+  REQUIRE_SM90();
+  const int sms = 16;
+  Problem p(200, 3600, 4160, 64, true, 5151);
+  const cake::Plan regions = cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, sms);
+  ASSERT_EQ(regions.program, cake::Program::kHopperSwap192x128);
+  ASSERT_EQ(regions.head_m, p.M);
+  ASSERT_EQ(regions.head_n, 3072);
+  ASSERT_EQ(regions.waves, 2);
+  ASSERT_EQ(cake::plan(p.M, p.N - regions.head_n, p.K, p.r, cake::Arch::SM90, sms).program,
+            cake::Program::kHopper128x128);
+  const cake::Plan one = cake::plan_sm90_program(cake::Program::kHopperSwap192x128, p.M, p.N, p.K, sms);
+  ASSERT_EQ(one.head_n, p.N);
+  Launch l(p);
+  for (bool adapter : {true, false}) {
+    const auto x = l.args(p, adapter ? l.lora_scale() : nullptr);
+    const auto out = l.run(x, &regions, sms);
+    expect_close(out, p.reference(adapter));
     const auto whole = l.run(x, &one, sms);
     EXPECT_EQ(std::memcmp(out.data(), whole.data(), out.size() * 2), 0) << "adapter " << adapter;
   }

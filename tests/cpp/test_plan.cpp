@@ -293,9 +293,37 @@ TEST(PlanSm90, TwoRowRegionsWhereTheLastWaveIsPartlyIdle) {
   for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{2048, 6144, 4096}, {2048, 28672, 4096},
                          {8192, 8192, 8192}, {8192, 4096, 4096}, {512, 4096, 4096}, {1, 4096, 4096}})
     EXPECT_EQ(plan(M, N, K).head_m, M) << M << " " << N << " " << K;
-  // A forced program, and Blackwell, cover every row.
+  // A forced program, and Blackwell, cover every row and column.
   EXPECT_EQ(cake::plan_sm90_program(Program::kHopper192x128, 2048, 4096, 4096, 132).head_m, 2048);
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopper192x128, 2048, 4096, 4096, 132).head_n, 4096);
   EXPECT_EQ(cake::plan(2048, 4096, 4096, 128, Arch::SM100, 148).head_m, 2048);
+  EXPECT_EQ(cake::plan(2048, 4096, 4096, 128, Arch::SM100, 148).head_n, 4096);
+  // Row regions cover every column.
+  EXPECT_EQ(plan(2048, 4096, 4096).head_n, 4096);
+}
+
+TEST(PlanSm90, TwoColumnRegionsForTheTurnedProgram) {
+  auto plan = [](int64_t M, int64_t N, int64_t K) { return cake::plan(M, N, K, 128, Arch::SM90, 132); };
+  // M = 512, N = 28672: 600 turned tiles of 128 tokens x 192 weight rows, in pairs
+  // along M, are 4.55 waves; columns 0-25343 are four whole waves of them, columns
+  // 25344-28671 one wave of 104 tiles of 128 x 128.
+  const cake::Plan head = plan(512, 28672, 4096);
+  EXPECT_EQ(head.program, Program::kHopperSwap192x128);
+  EXPECT_EQ(head.head_m, 512);
+  EXPECT_EQ(head.head_n, 25344);
+  EXPECT_EQ(head.tiles, 4 * 132);
+  EXPECT_EQ(head.waves, 4);
+  EXPECT_EQ(head.cluster_m, 2);
+  const cake::Plan rest = plan(512, 28672 - head.head_n, 4096);
+  EXPECT_EQ(rest.program, Program::kHopper128x128);
+  EXPECT_EQ(rest.head_n, 28672 - head.head_n);
+  EXPECT_EQ(rest.tiles, 4 * 26);
+  EXPECT_EQ(rest.waves, 1);
+  // One wave already (M = 512, N = 6144: 128 tiles): one program.
+  const cake::Plan whole = plan(512, 6144, 4096);
+  EXPECT_EQ(whole.program, Program::kHopperSwap192x128);
+  EXPECT_EQ(whole.head_n, 6144);
+  EXPECT_EQ(whole.head_m, 512);
 }
 
 TEST(PlanSm90, TurnedWideTileWhenItSavesWaves) {

@@ -93,6 +93,11 @@ def test_plan_is_pure_and_queryable():
     regions = cake.plan(2048, 4096, 4096, 128, arch="sm90", num_sms=132)
     assert regions["program"] == "fp8_hopper_192x128" and regions["head_m"] == 1536 and regions["waves"] == 2
     assert cake.plan(512, 4096, 4096, 128, arch="sm90", num_sms=132)["head_m"] == 512
+    # ... and two column regions for the turned 192 x 128 tiles (M = 512, N = 28672).
+    columns = cake.plan(512, 28672, 4096, 128, arch="sm90", num_sms=132)
+    assert columns["program"] == "fp8_hopper_swap_192x128" and columns["head_n"] == 25344
+    assert columns["head_m"] == 512 and columns["waves"] == 4
+    assert regions["head_n"] == 4096
     assert cake.plan(1, 4096, 4096, 128, arch="sm100", num_sms=148)["program"] == "fp8_blackwell_static"
     big = cake.plan(512 * 39, 256 * 37, 32768, 128, arch="sm103", num_sms=148)
     assert big["program"] == "fp8_blackwell_tile_m" and big["tile_m"] == 512 and big["scheduler"] == "dynamic"
