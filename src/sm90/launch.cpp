@@ -46,12 +46,26 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStr
   // Multicast: each CTA of a cluster loads a slice of the P tile.
   const int multicast = swap ? plan.cluster_m : plan.cluster_n;
   const int p_box = p_rows / multicast;
+  // The last tile along P and along Q: boxes of the operand's rows in it (rounded
+  // up to 8), so that TMA fills no rows past the operand (program.cuh, producer).
+  const int64_t tiles_p = swap ? plan.tiles_n : plan.tiles_m, tiles_q = swap ? plan.tiles_m : plan.tiles_n;
+  auto ceil8 = [](int64_t x) { return static_cast<int>((x + 7) / 8 * 8); };
+  const int p_last_box = ceil8((rows_p - (tiles_p - 1) * tile_p + multicast - 1) / multicast);
+  const int q_last_box = ceil8(rows_q - (tiles_q - 1) * Shape::kBlockQ);
+  const void* p_base = swap ? static_cast<const void*>(a.b) : a.a;
+  const void* q_base = swap ? static_cast<const void*>(a.a) : a.b;
   TensorMaps maps{};
-  maps.p = fp8(swap ? static_cast<const void*>(a.b) : a.a, rows_p, swap ? ldb : lda, p_box);
-  maps.q = fp8(swap ? static_cast<const void*>(a.a) : a.b, rows_q, swap ? lda : ldb, q_rows);
+  maps.p = fp8(p_base, rows_p, swap ? ldb : lda, p_box);
+  maps.q = fp8(q_base, rows_q, swap ? lda : ldb, q_rows);
+  maps.p_last = p_last_box == p_box ? maps.p : fp8(p_base, rows_p, swap ? ldb : lda, p_last_box);
+  maps.q_last = q_last_box == q_rows ? maps.q : fp8(q_base, rows_q, swap ? lda : ldb, q_last_box);
   if (adapter) {
-    maps.lora_p = bf16(swap ? a.lora_b : a.d, rows_p, p_box);
-    maps.lora_q = bf16(swap ? a.d : a.lora_b, rows_q, q_rows);
+    const __nv_bfloat16* lora_p = swap ? a.lora_b : a.d;
+    const __nv_bfloat16* lora_q = swap ? a.d : a.lora_b;
+    maps.lora_p = bf16(lora_p, rows_p, p_box);
+    maps.lora_q = bf16(lora_q, rows_q, q_rows);
+    maps.lora_p_last = p_last_box == p_box ? maps.lora_p : bf16(lora_p, rows_p, p_last_box);
+    maps.lora_q_last = q_last_box == q_rows ? maps.lora_q : bf16(lora_q, rows_q, q_last_box);
   }
   // Each consumer warpgroup stores its 64 rows of P: boxes of 64 (M) x 64 (N), or
   // with swap of its kWarpgroupQ tokens x 64 (N), staged in 128-byte swizzled rows.
@@ -62,8 +76,8 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStr
                              narrow ? CU_TENSOR_MAP_SWIZZLE_NONE : CU_TENSOR_MAP_SWIZZLE_128B);
 
   ProgramParams params{};
-  params.tiles_p = static_cast<uint32_t>(swap ? plan.tiles_n : plan.tiles_m);
-  params.tiles_q = static_cast<uint32_t>(swap ? plan.tiles_m : plan.tiles_n);
+  params.tiles_p = static_cast<uint32_t>(tiles_p);
+  params.tiles_q = static_cast<uint32_t>(tiles_q);
   params.raster_group = static_cast<uint32_t>(plan.raster_group);
   params.k_blocks = static_cast<uint32_t>((a.K + kStageK - 1) / kStageK);
   params.lora_chunks = adapter ? static_cast<uint32_t>((a.r + kLoraChunk - 1) / kLoraChunk) : 0;
@@ -73,6 +87,8 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStr
   params.multicast = static_cast<uint32_t>(multicast);
   params.p_rows = static_cast<uint32_t>(p_rows);
   params.q_rows = static_cast<uint32_t>(q_rows);
+  params.p_last_rows = static_cast<uint32_t>(p_last_box);
+  params.q_last_rows = static_cast<uint32_t>(q_last_box);
   params.narrow = narrow;
   params.a_scale = a.a_scale;
   params.b_scale = a.b_scale;

@@ -68,10 +68,7 @@ constexpr uint32_t consumer_regs(int consumer_warpgroups) {
 // kPromotionMmas: 32-deep FP8 wgmma per promotion, 2 (64 K) or 4 (128 K, a stage).
 template <typename Shape, int kPromotionMmas>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
-    fp8_lora_program(const __grid_constant__ CUtensorMap tm_p, const __grid_constant__ CUtensorMap tm_q,
-                     const __grid_constant__ CUtensorMap tm_lora_p,
-                     const __grid_constant__ CUtensorMap tm_lora_q,
-                     const __grid_constant__ CUtensorMap tm_out, const ProgramParams params) {
+    fp8_lora_program(const __grid_constant__ TensorMaps maps, const ProgramParams params) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   constexpr int kStages = Shape::kStages;
   constexpr int kBlockP = Shape::kBlockP;
@@ -112,12 +109,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 
   // Prologue: nothing here reads memory an earlier kernel may write.
   if (threadIdx.x == 0) {
-    cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&tm_p));
-    cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&tm_q));
-    if (leader) cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&tm_out));
+    cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&maps.p));
+    cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&maps.q));
+    if (leader) cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&maps.out));
     if (has_adapter && leader) {
-      cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&tm_lora_p));
-      cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&tm_lora_q));
+      cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&maps.lora_p));
+      cute::prefetch_tma_descriptor(reinterpret_cast<const cute::TmaDescriptor*>(&maps.lora_q));
     }
     for (int s = 0; s < kStages; ++s) {
       cutlass::arch::ClusterBarrier::init(&full[s], 1);
@@ -172,24 +169,29 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     cutlass::arch::warpgroup_reg_dealloc<kProducerRegs>();
     if (thread == 0) {
       uint32_t stage = 0, phase = 0;
-      // An operand shorter than its block (few tokens) is loaded as a short box: the
-      // rows past it are never written (they only feed outputs that are not
-      // stored), and TMA spends no time filling them with zeros.
+      // An operand shorter than its block (few tokens), and the last tile along P
+      // and along Q where the operand ends inside it, are loaded as short boxes
+      // (their own tensor maps, `*_last`): the rows past the operand are never
+      // written (they only feed outputs that are not stored). TMA would fill them
+      // with zeros, slowly: about 2.3 ns per 128-byte row on the H200, so that a
+      // box of 8 real token rows of 64 took 0.13 us more per K block.
       // Multicast (pairs, the plan's only cluster of them): this CTA loads the
-      // rank-th half of the P tile (its box is p_rows / 2 rows) into the same place
-      // in both CTAs; the whole tile arrives in each.
-      const uint32_t stage_bytes = (params.p_rows + params.q_rows) * kRowBytes;
-      const uint32_t slice_row = multicast > 1 ? cluster_rank() * (params.p_rows / 2) : 0;
-      auto load = [&](const CUtensorMap* mp, const CUtensorMap* mq, int k, int row_p, int row_q) {
+      // rank-th part of the P tile (its box is a half of the P rows) into the same
+      // place in both CTAs; the whole tile arrives in each. A CTA past the last Q
+      // tile (an odd number of them) loads no Q at all.
+      uint32_t bytes = 0, p_box = 0;  // this tile's bytes per stage, its P box's rows
+      auto load = [&](const CUtensorMap* p_map, const CUtensorMap* q_map, int k, int row_p, int row_q) {
         cutlass::arch::ClusterBarrier::wait(&empty[stage], phase ^ 1);
         Barrier* bar = reinterpret_cast<Barrier*>(&full[stage]);
-        cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], stage_bytes);
-        if (multicast > 1)
-          tma_load_multicast(mp, bar, 0b11, ring + stage * kStageBytes + slice_row * kRowBytes, k,
+        cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], bytes);
+        if (multicast > 1) {
+          const uint32_t slice_row = cluster_rank() * p_box;
+          tma_load_multicast(p_map, bar, 0b11, ring + stage * kStageBytes + slice_row * kRowBytes, k,
                              row_p + static_cast<int>(slice_row), kEvictNormal);
-        else
-          tma_load(mp, bar, ring + stage * kStageBytes, k, row_p, kEvictNormal);
-        tma_load(mq, bar, ring + stage * kStageBytes + kPBytes, k, row_q, kEvictNormal);
+        } else {
+          tma_load(p_map, bar, ring + stage * kStageBytes, k, row_p, kEvictNormal);
+        }
+        if (q_map) tma_load(q_map, bar, ring + stage * kStageBytes + kPBytes, k, row_q, kEvictNormal);
         if (++stage == kStages) stage = 0, phase ^= 1;
       };
       uint32_t tp, tq;
@@ -197,12 +199,20 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       bool signalled = false;  // landing_free given for an earlier tile
       while (scheduler.get(tp, tq)) {
         tq = own_q(tq);
+        const bool p_last = tp + 1 == params.tiles_p, q_last = tq + 1 == params.tiles_q;
+        const bool q_none = tq >= params.tiles_q;
+        p_box = p_last ? params.p_last_rows : params.p_rows / multicast;
+        const uint32_t q_box = q_none ? 0 : q_last ? params.q_last_rows : params.q_rows;
+        bytes = (p_box * multicast + q_box) * kRowBytes;
+        const CUtensorMap* mp = p_last ? &maps.p_last : &maps.p;
+        const CUtensorMap* mlp = p_last ? &maps.lora_p_last : &maps.lora_p;
+        const CUtensorMap* mq = q_none ? nullptr : q_last ? &maps.q_last : &maps.q;
+        const CUtensorMap* mlq = q_none ? nullptr : q_last ? &maps.lora_q_last : &maps.lora_q;
         const int row_p = static_cast<int>(tp * p_step), row_q = static_cast<int>(tq * kBlockQ);
-        for (uint32_t kb = kb_begin; kb < kb_end; ++kb)
-          load(&tm_p, &tm_q, static_cast<int>(kb * kStageK), row_p, row_q);
+        for (uint32_t kb = kb_begin; kb < kb_end; ++kb) load(mp, mq, static_cast<int>(kb * kStageK), row_p, row_q);
         if (use_adapter())
           for (uint32_t c = 0; c < params.lora_chunks; ++c)
-            load(&tm_lora_p, &tm_lora_q, static_cast<int>(c * kLoraChunk), row_p, row_q);
+            load(mlp, mlq, static_cast<int>(c * kLoraChunk), row_p, row_q);
         if (split > 1 && leader) {
           // An mbarrier phase cannot be skipped: signal this tile only once every
           // warp of the others has seen the last signal.
@@ -589,10 +599,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         if constexpr (!Shape::kSwapAB) {
 #pragma unroll
           for (int box = 0; box < kBlockQ / 64; ++box)
-            tma_store(&tm_out, buf + box * 64 * kRowBytes, static_cast<int>(tq * kBlockQ + box * 64),
+            tma_store(&maps.out, buf + box * 64 * kRowBytes, static_cast<int>(tq * kBlockQ + box * 64),
                       static_cast<int>(tp * p_step + wg_p * 64));
         } else {
-          tma_store(&tm_out, buf, static_cast<int>(tp * p_step + wg_p * 64),
+          tma_store(&maps.out, buf, static_cast<int>(tp * p_step + wg_p * 64),
                     static_cast<int>(tq * kBlockQ + wg_q * kWarpgroupQ));
         }
         cute::tma_store_arrive();

@@ -69,7 +69,7 @@ void run_program(const TensorMaps& maps, const ProgramParams& params, int promot
   config.stream = stream;
   config.attrs = attrs;
   config.numAttrs = 2;
-  check_cuda(cudaLaunchKernelEx(&config, kernel, maps.p, maps.q, maps.lora_p, maps.lora_q, maps.out, params),
+  check_cuda(cudaLaunchKernelEx(&config, kernel, maps, params),
              "launching the sm90 program");
 }
 

@@ -21,10 +21,14 @@ struct ProgramParams {
   uint32_t n;            // columns of out (bias length)
   uint32_t split;        // CTAs per cluster sharing a tile's K loop (1: none)
   uint32_t multicast;    // CTAs per cluster sharing a P tile by TMA multicast (1: none)
-  // Rows of one P / Q box: the tile, or fewer when the operand is shorter (then it
-  // is one tile). Narrow-tile programs (config.h kNarrowTiles) start P tiles every
-  // p_rows rows, the others every kBlockP (the same whenever there are several).
+  // Rows of a P / Q tile's boxes: the tile, or fewer when the operand is shorter
+  // (then it is one tile); with multicast each CTA's P box is p_rows / multicast.
+  // Narrow-tile programs (config.h kNarrowTiles) start P tiles every p_rows rows,
+  // the others every kBlockP (the same whenever there are several).
   uint32_t p_rows, q_rows;
+  // Rows of the last P tile's box per CTA (multicast: each CTA's part) and of the
+  // last Q tile's box: the operand's rows in that tile, rounded up to 8.
+  uint32_t p_last_rows, q_last_rows;
   const float* a_scale;
   const float* b_scale;
   const float* lora_scale;    // nullptr: adapter off
@@ -32,8 +36,11 @@ struct ProgramParams {
   bool narrow;  // P tiles narrower than the block (config.h kNarrowTiles)
 };
 
+// The operands' tensor maps, passed to the kernel as one parameter. The `_last`
+// ones box the last P / Q tile's rows only (ProgramParams p_last_rows, q_last_rows).
 struct TensorMaps {
   CUtensorMap p, q, lora_p, lora_q, out;
+  CUtensorMap p_last, q_last, lora_p_last, lora_q_last;
 };
 
 // promotion_k: config.h kPromotionShortK or kPromotionLongK.
