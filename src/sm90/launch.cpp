@@ -87,8 +87,8 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStr
   params.multicast = static_cast<uint32_t>(multicast);
   params.p_rows = static_cast<uint32_t>(p_rows);
   params.q_rows = static_cast<uint32_t>(q_rows);
-  params.p_last_rows = static_cast<uint32_t>(p_last_box);
-  params.q_last_rows = static_cast<uint32_t>(q_last_box);
+  params.p_last_rows = static_cast<uint32_t>(p_last_box == p_box ? 0 : p_last_box);
+  params.q_last_rows = static_cast<uint32_t>(q_last_box == q_rows ? 0 : q_last_box);
   params.narrow = narrow;
   params.a_scale = a.a_scale;
   params.b_scale = a.b_scale;

@@ -27,7 +27,8 @@ struct ProgramParams {
   // the others every kBlockP (the same whenever there are several).
   uint32_t p_rows, q_rows;
   // Rows of the last P tile's box per CTA (multicast: each CTA's part) and of the
-  // last Q tile's box: the operand's rows in that tile, rounded up to 8.
+  // last Q tile's box where the operand ends inside that tile: its rows there,
+  // rounded up to 8; 0 where the last tile's boxes are the others'.
   uint32_t p_last_rows, q_last_rows;
   const float* a_scale;
   const float* b_scale;
