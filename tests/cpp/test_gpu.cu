@@ -265,11 +265,24 @@ TEST(Gpu, MulticastPairsOnEveryProgram) {
   }
 }
 
+// A plan of two regions against one program on the whole problem, with and
+// without the adapter: right (fp64 reference, NaN poison), and bitwise the one
+// program's output (every program does the same arithmetic per element).
+void expect_regions_are_one_program(const Problem& p, const cake::Plan& regions, const cake::Plan& one, int sms) {
+  Launch l(p);
+  for (bool adapter : {true, false}) {
+    const auto x = l.args(p, adapter ? l.lora_scale() : nullptr);
+    const auto out = l.run(x, &regions, sms);
+    expect_close(out, p.reference(adapter));
+    const auto whole = l.run(x, &one, sms);
+    EXPECT_EQ(std::memcmp(out.data(), whole.data(), out.size() * 2), 0) << "adapter " << adapter;
+  }
+}
+
 // Two row regions (plan.h kHopperRegionMinGainPercent): the head's program on
 // its rows, the rows past them planned and launched as a problem of their own
 // (with 16 SMs: rows 0-383 as 192 x 128 tiles, rows 384-599 as 128 x 128, tails in
-// N and K). Right, every element written (NaN poison), and bitwise the one
-// program's output: every program does the same arithmetic per element.
+// N and K).
 TEST(Gpu, TwoRowRegionsAreTheOneProgramsOutput) {
   REQUIRE_SM90();
   const int sms = 16;
@@ -281,22 +294,14 @@ TEST(Gpu, TwoRowRegionsAreTheOneProgramsOutput) {
             cake::Program::kHopper128x128);
   const cake::Plan one = cake::plan_sm90_program(cake::Program::kHopper192x128, p.M, p.N, p.K, sms);
   ASSERT_EQ(one.head_m, p.M);
-  Launch l(p);
-  for (bool adapter : {true, false}) {
-    const auto x = l.args(p, adapter ? l.lora_scale() : nullptr);
-    const auto out = l.run(x, &regions, sms);
-    if (adapter) expect_close(out, p.reference());
-    const auto whole = l.run(x, &one, sms);
-    EXPECT_EQ(std::memcmp(out.data(), whole.data(), out.size() * 2), 0) << "adapter " << adapter;
-  }
+  expect_regions_are_one_program(p, regions, one, sms);
 }
 
 // Two column regions (the turned program's P tiles run along N): with 16 SMs,
 // columns 0-3071 as two waves of turned 192 x 128 tiles, columns 3072-3599 planned
 // as a problem of their own (128 x 128 tiles): the second launch reads b, lora_b
 // and bias from its first column on and writes out's columns with out's own row
-// pitch. Tails in M, N and K. Right, every element written (NaN poison), and
-// bitwise the one program's output.
+// pitch. Tails in M, N and K.
 TEST(Gpu, TwoColumnRegionsAreTheOneProgramsOutput) {
   REQUIRE_SM90();
   const int sms = 16;
@@ -310,14 +315,7 @@ TEST(Gpu, TwoColumnRegionsAreTheOneProgramsOutput) {
             cake::Program::kHopper128x128);
   const cake::Plan one = cake::plan_sm90_program(cake::Program::kHopperSwap192x128, p.M, p.N, p.K, sms);
   ASSERT_EQ(one.head_n, p.N);
-  Launch l(p);
-  for (bool adapter : {true, false}) {
-    const auto x = l.args(p, adapter ? l.lora_scale() : nullptr);
-    const auto out = l.run(x, &regions, sms);
-    expect_close(out, p.reference(adapter));
-    const auto whole = l.run(x, &one, sms);
-    EXPECT_EQ(std::memcmp(out.data(), whole.data(), out.size() * 2), 0) << "adapter " << adapter;
-  }
+  expect_regions_are_one_program(p, regions, one, sms);
 }
 
 TEST(Gpu, ZeroAdapterIsBitwiseTheBase) {
