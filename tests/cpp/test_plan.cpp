@@ -302,6 +302,32 @@ TEST(PlanSm90, TwoRowRegionsWhereTheLastWaveIsPartlyIdle) {
   EXPECT_EQ(plan(2048, 4096, 4096).head_n, 4096);
 }
 
+// What the launcher assumes of every plan of regions: rows or columns, never
+// both, and a column head that keeps b, lora_b, bias and out 16-byte aligned
+// (a multiple of 8 columns).
+TEST(PlanSm90, RegionsSplitRowsOrColumnsOnAlignedColumns) {
+  int rows = 0, columns = 0;
+  for (int64_t M : {96, 128, 200, 256, 300, 448, 512, 640, 1024, 1536, 2048, 3000})
+    for (int64_t N : {1024, 4096, 6144, 14336, 28672, 53248, 65536})
+      for (int64_t K : {1024, 4096, 14336}) {
+        const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
+        EXPECT_TRUE(p.head_m == M || p.head_n == N) << M << " " << N << " " << K;
+        EXPECT_TRUE(p.head_m > 0 && p.head_m <= M && p.head_n > 0 && p.head_n <= N);
+        if (p.head_n < N) {
+          ++columns;
+          EXPECT_EQ(p.program, Program::kHopperSwap192x128);
+          EXPECT_EQ(p.head_n % 8, 0) << M << " " << N << " " << K;
+        }
+        if (p.head_m < M) {
+          ++rows;
+          EXPECT_EQ(p.program, Program::kHopper192x128);
+        }
+      }
+  // The sweep reaches both kinds.
+  EXPECT_GT(rows, 0);
+  EXPECT_GT(columns, 0);
+}
+
 TEST(PlanSm90, TwoColumnRegionsForTheTurnedProgram) {
   auto plan = [](int64_t M, int64_t N, int64_t K) { return cake::plan(M, N, K, 128, Arch::SM90, 132); };
   // M = 512, N = 28672: 600 turned tiles of 128 tokens x 192 weight rows, in pairs
