@@ -227,10 +227,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
               load(mlp, mlq, static_cast<int>(c * kLoraChunk), row_p, row_q);
         };
         // Tiles with whole boxes (nearly all) load as they did before the short
-        // boxes: the maps' addresses as constants, bytes and rank-th part computed
-        // once. (H200, r = 128, side by side, us: with those chosen per tile and
-        // load, M = 1, N = 4096 7.10 against 6.93, 64 x 64 in pairs at M = 128
-        // 9.46 against 8.85; as here 6.97 against 6.89, 8.90 against 8.80.)
+        // boxes: bytes and rank-th part computed once per CTA, not per tile and
+        // load. (H200, r = 128, side by side, us: with them per tile and load and a
+        // division at kernel start, M = 1, N = 4096 7.10 against 6.93, 64 x 64 in
+        // pairs at M = 128 9.46 against 8.85; as here 6.97 against 6.89, 8.90
+        // against 8.80. One call site for both branches measured the same within
+        // the spread.)
         if (p_last || q_last || q_none) {
           const uint32_t p_box = p_last ? params.p_last_rows : params.p_rows / multicast;
           const uint32_t q_box = q_none ? 0 : q_last ? params.q_last_rows : params.q_rows;
