@@ -116,6 +116,18 @@ inline constexpr int64_t kHopperSwapWideMaxN = 4096;
 // 128-row tiles, each weight tile read once).
 inline constexpr int64_t kHopperSwapNarrowMaxM = 128;
 inline constexpr int64_t kHopperSwapNarrowMaxN = 8192;
+// ... except at short K: there the 64 x 64 swap program on token tiles of 64,
+// unsplit, when its tiles fill more than half the SMs in one wave and K is at most
+// kHopperTokenTilesMaxK. Each weight tile is then read by two CTAs (the second
+// from L2) instead of split over a cluster of two, whose hand-over of the partial
+// sums is a fixed cost (about 1.8 us at 128 tokens) that only a long K loop pays
+// back. H200, 2026-12-01, r = 128, us, swap_64x128 (the rule above) against
+// swap_64x64 unsplit, two runs each: M = 128, N = 4096: K = 2048 7.58 / 6.40,
+// K = 4096 9.62 / 9.23, K = 6144 11.81 / 12.07, K = 8192 13.90 / 15.30; N = 3072
+// 8.83 / 8.19; N = 2560 8.58 / 8.12; N = 4224 9.80 / 9.57; M = 72 and 96 alike
+// (N = K = 4096: 9.38 / 8.85, 9.45 / 9.03); N = 2048 (64 tiles, half the SMs) 7.23 /
+// 7.83.
+inline constexpr int64_t kHopperTokenTilesMaxK = 4096;
 // From this M on, the 192 x 128 program (three consumer warpgroups).
 inline constexpr int64_t kHopperWideTileMinM = 4096;
 // Below that (and past the swap programs), the three-consumer program on 192-row

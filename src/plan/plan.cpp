@@ -219,7 +219,9 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int num_sms, int multicast)
 //  - Up to 128 tokens on at most 8192 weight rows: 64-row weight tiles 128 tokens
 //    wide, each weight tile read once (M = 128, N = 6144: 13.2 against 15.7 us
 //    with 128 x 128; at N = 28672 the 128-row programs are as fast or faster: 39.9
-//    against 40.7 us with the two-warpgroup 64 x 128 program).
+//    against 40.7 us with the two-warpgroup 64 x 128 program); at short K, where
+//    64 x 64 tiles fill the SMs in one wave, those instead: no split-K hand-over
+//    (kHopperTokenTilesMaxK).
 //  - Otherwise M <= 192 on N <= 4096: 128-row weight tiles, 64 tokens.
 // From M = 4096 the three-consumer 192 x 128 program, always (H200, 2026-11-30,
 // M = 8192: 2-6% faster than the two-set 128 x 128 program).
@@ -233,7 +235,11 @@ Program choose_sm90_by_shape(int64_t M, int64_t N, int64_t K, int num_sms) {
   if (M <= kHopperSwapTokensMaxM) return Program::kHopperSwap64x16;
   if (M <= kHopperSwapTokens32MaxM) return Program::kHopperSwap64x32;
   if (M <= kHopperSwapMaxM) return Program::kHopperSwap64x64;
-  if (N <= kHopperSwapNarrowMaxN && M <= kHopperSwapNarrowMaxM) return Program::kHopperSwap64x128;
+  if (N <= kHopperSwapNarrowMaxN && M <= kHopperSwapNarrowMaxM) {
+    const int64_t token_tiles = ceil_div(N, 64) * ceil_div(M, 64);
+    const bool short_k = K <= kHopperTokenTilesMaxK && token_tiles * 2 > num_sms && token_tiles <= num_sms;
+    return short_k ? Program::kHopperSwap64x64 : Program::kHopperSwap64x128;
+  }
   if (M <= kHopperSwapWideMaxM && N <= kHopperSwapWideMaxN) return Program::kHopperSwap128x64;
   if (M >= kHopperWideTileMinM) return Program::kHopper192x128;
   const int64_t square = busiest_sm_work(128, 128, M, N, num_sms);

@@ -203,9 +203,12 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // 17..32 tokens: fp8_hopper_swap_64x32
                                            Shape{24, 520, 400, 64, true},
                                            // fp8_hopper_swap_64x128, two warpgroups of 64 tokens, on
-                                           // narrow tiles: 48 rows (the last of 8), 40 rows; the second
-                                           // warpgroup with 36 and 8 real tokens
+                                           // narrow tiles: 48 rows (the last of 8), 40 rows (the last
+                                           // of 8); the second warpgroup with 36 and 8 real tokens
                                            Shape{100, 6152, 400, 64, true},
+                                           Shape{72, 5128, 272, 128, false},
+                                           // 65..128 tokens at short K: fp8_hopper_swap_64x64 on two
+                                           // token tiles (the second of 8 tokens), 48 weight rows
                                            Shape{72, 3080, 272, 128, false},
                                            Shape{64, 6152, 400, 128, true}),
                          [](const ::testing::TestParamInfo<Shape>& i) {

@@ -209,13 +209,14 @@ TEST(PlanSm90, NarrowWeightTilesWhereSixtyFourRowsLeaveSmsIdle) {
     EXPECT_EQ(p.split_k, c.split) << c.M << " " << c.N;
   }
   // The 64 x 128 swap program (two warpgroups of 64 tokens) takes them too: M = 128,
-  // N = 6144 is 128 tiles of 48 rows instead of 96 of 64; at N = 4096 its 64 tiles
-  // of 64 rows split K in pairs on 128 SMs already.
+  // N = 6144 is 128 tiles of 48 rows instead of 96 of 64; at N = 4096, K = 8192 its
+  // 64 tiles of 64 rows split K in pairs on 128 SMs already.
   EXPECT_EQ(cake::plan(128, 6144, 4096, 128, Arch::SM90, 132).program, Program::kHopperSwap64x128);
   EXPECT_EQ(cake::plan(128, 6144, 4096, 128, Arch::SM90, 132).tile_n, 48);
   EXPECT_EQ(cake::plan(128, 6144, 4096, 128, Arch::SM90, 132).tiles, 128);
-  EXPECT_EQ(cake::plan(128, 4096, 4096, 128, Arch::SM90, 132).tile_n, 64);
-  EXPECT_EQ(cake::plan(128, 4096, 4096, 128, Arch::SM90, 132).split_k, 2);
+  EXPECT_EQ(cake::plan(128, 4096, 8192, 128, Arch::SM90, 132).program, Program::kHopperSwap64x128);
+  EXPECT_EQ(cake::plan(128, 4096, 8192, 128, Arch::SM90, 132).tile_n, 64);
+  EXPECT_EQ(cake::plan(128, 4096, 8192, 128, Arch::SM90, 132).split_k, 2);
   // Forced rows: a multiple of 8 up to the block, narrower only on the programs
   // that allow it.
   EXPECT_EQ(cake::plan_sm90_program(Program::kHopperSwap64x16, 1, 6144, 4096, 132, 0, 64).tiles, 96);
@@ -240,7 +241,8 @@ TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
   EXPECT_EQ(sm90_program(cake::kHopperSwapTokens32MaxM + 1, 8), Program::kHopperSwap64x64);
   EXPECT_EQ(sm90_program(64, cake::kHopperSwapNarrowMaxN), Program::kHopperSwap64x64);
   EXPECT_EQ(sm90_program(65, 8), Program::kHopperSwap64x64);  // one tile of 64 x 128: two of 64 x 64 split 8
-  EXPECT_EQ(sm90_program(128, 4104), Program::kHopperSwap64x128);
+  EXPECT_EQ(sm90_program(128, 4104, 8192), Program::kHopperSwap64x128);
+  EXPECT_EQ(sm90_program(128, 4360), Program::kHopperSwap64x128);
   EXPECT_EQ(sm90_program(cake::kHopperSwapNarrowMaxM, cake::kHopperSwapNarrowMaxN), Program::kHopperSwap64x128);
   // Wider weights: 64-row tiles up to 64 tokens, then 128 x 128.
   EXPECT_EQ(sm90_program(64, cake::kHopperSwapNarrowMaxN + 8), Program::kHopperSwap64x64);
@@ -263,8 +265,41 @@ TEST(PlanSm90, SmallTilesWhenFewTilesPastDecode) {
   // Equal work: the shape rule stays.
   EXPECT_EQ(sm90_program(1024, 1024), Program::kHopper128x128);
   EXPECT_EQ(sm90_program(512, 4096), Program::kHopper128x128);
-  EXPECT_EQ(sm90_program(128, 4096), Program::kHopperSwap64x128);
+  EXPECT_EQ(sm90_program(128, 4096, 8192), Program::kHopperSwap64x128);
   EXPECT_EQ(sm90_program(8192, 8192), Program::kHopper192x128);
+}
+
+TEST(PlanSm90, TokenTilesOfSixtyFourAtShortK) {
+  // 65..128 tokens on N <= kHopperSwapNarrowMaxN: up to K = kHopperTokenTilesMaxK
+  // the 64 x 64 swap program on two token tiles, unsplit, where its tiles fill more
+  // than half the SMs in one wave; past it (or on fewer or more tiles) the rules
+  // before this one.
+  for (int64_t M : {65, 72, 96, 128})
+    for (int64_t K : {int64_t{256}, int64_t{2048}, cake::kHopperTokenTilesMaxK}) {
+      const cake::Plan p = cake::plan(M, 4096, K, 128, Arch::SM90, 132);
+      EXPECT_EQ(p.program, Program::kHopperSwap64x64) << M << " " << K;
+      EXPECT_EQ(p.tiles_m, 2) << M << " " << K;
+      EXPECT_EQ(p.split_k, 1) << M << " " << K;
+      EXPECT_EQ(p.waves, 1) << M << " " << K;
+    }
+  for (int64_t M : {65, 72, 96, 128})
+    EXPECT_EQ(sm90_program(M, 4096, cake::kHopperTokenTilesMaxK + 128), Program::kHopperSwap64x128) << M;
+  // 132 tiles of 64 x 64 (N = 4224), 128 of 48 rows (N = 3072; 96 of 64 would be),
+  // 128 of 40 rows (N = 2560; 80 of 64 would be): more than half the SMs.
+  for (int64_t N : {4224, 3072, 2560}) {
+    EXPECT_EQ(sm90_program(128, N), Program::kHopperSwap64x64) << N;
+    EXPECT_EQ(cake::plan(128, N, 4096, 128, Arch::SM90, 132).split_k, 1) << N;
+  }
+  EXPECT_EQ(cake::plan(128, 3072, 4096, 128, Arch::SM90, 132).tile_n, 48);
+  // 136 tiles of 64 rows: a second wave; the 64 x 128 program on 40-row tiles.
+  EXPECT_EQ(sm90_program(128, 4352), Program::kHopperSwap64x128);
+  // N = 2048: 64 tiles, half the SMs: the 64 x 64 program splits K in pairs (the
+  // few-tiles rule), as before.
+  EXPECT_EQ(cake::plan(128, 2048, 4096, 128, Arch::SM90, 132).program, Program::kHopperSwap64x64);
+  EXPECT_EQ(cake::plan(128, 2048, 4096, 128, Arch::SM90, 132).split_k, 2);
+  // Other SM counts: the same rule on their SMs (H100 PCIe, 114: 128 tiles fit).
+  EXPECT_EQ(sm90_program(128, 4096, 4096, 114), Program::kHopperSwap64x128);
+  EXPECT_EQ(sm90_program(128, 3584, 4096, 114), Program::kHopperSwap64x64);
 }
 
 TEST(PlanSm90, TwoRowRegionsWhereTheLastWaveIsPartlyIdle) {
