@@ -39,19 +39,19 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStr
   // An operand with fewer rows than its tile (decode, small M): boxes of just
   // those rows, rounded up to 8. P tiles may be narrower than the block (the plan's
   // weight rows for the 64-row swap programs).
+  auto ceil8 = [](int64_t x) { return (x + 7) / 8 * 8; };
   const int64_t tile_p = swap ? plan.tile_n : plan.tile_m;
   const bool narrow = tile_p < Shape::kBlockP;
-  const int p_rows = static_cast<int>(std::min<int64_t>(tile_p, (rows_p + 7) / 8 * 8));
-  const int q_rows = static_cast<int>(std::min<int64_t>(Shape::kBlockQ, (rows_q + 7) / 8 * 8));
+  const int p_rows = static_cast<int>(std::min<int64_t>(tile_p, ceil8(rows_p)));
+  const int q_rows = static_cast<int>(std::min<int64_t>(Shape::kBlockQ, ceil8(rows_q)));
   // Multicast: each CTA of a cluster loads a slice of the P tile.
   const int multicast = swap ? plan.cluster_m : plan.cluster_n;
   const int p_box = p_rows / multicast;
   // The last tile along P and along Q: boxes of the operand's rows in it (rounded
   // up to 8), so that TMA fills no rows past the operand (program.cuh, producer).
   const int64_t tiles_p = swap ? plan.tiles_n : plan.tiles_m, tiles_q = swap ? plan.tiles_m : plan.tiles_n;
-  auto ceil8 = [](int64_t x) { return static_cast<int>((x + 7) / 8 * 8); };
-  const int p_last_box = ceil8((rows_p - (tiles_p - 1) * tile_p + multicast - 1) / multicast);
-  const int q_last_box = ceil8(rows_q - (tiles_q - 1) * Shape::kBlockQ);
+  const int p_last_box = static_cast<int>(ceil8((rows_p - (tiles_p - 1) * tile_p + multicast - 1) / multicast));
+  const int q_last_box = static_cast<int>(ceil8(rows_q - (tiles_q - 1) * Shape::kBlockQ));
   const void* p_base = swap ? static_cast<const void*>(a.b) : a.a;
   const void* q_base = swap ? static_cast<const void*>(a.a) : a.b;
   TensorMaps maps{};
