@@ -42,6 +42,9 @@ enum class Program {
   // K = 4096 on) of the work of 128 x 128 tiles (kHopperWideTileMaxWorkPercent,
   // ...LongPromotion) and less than 192 x 128.
   kHopperSwap192x128,
+  // SM90, 65..128 tokens: one consumer warpgroup on 64 tokens x 96 weight rows
+  // (weights on wgmma's N side).
+  kHopper64x96,
   // Blackwell (SM100 / SM103): static persistent program on CTA-pair tiles.
   kBlackwellStatic,
   // Blackwell: dynamic tile scheduler with the blocked raster, long large-K runs.
@@ -111,6 +114,16 @@ inline constexpr int64_t kHopperSwapTokensMaxM = 16;
 inline constexpr int64_t kHopperSwapTokens32MaxM = 32;
 inline constexpr int64_t kHopperSwapWideMaxM = 192;
 inline constexpr int64_t kHopperSwapWideMaxN = 4096;
+// ... or there tiles of 64 tokens x 96 weight rows (fp8_hopper_64x96: the weights
+// on wgmma's N side), where those are one wave on more SMs than the 128-row swap
+// program's plan (with its split) uses. H200, 2026-12-01, r = 128, us, swap_128x64
+// against 64 x 96, two runs each: N = 4096 (129 tiles against 96): M = 136 12.68 /
+// 10.65, M = 160 12.87 / 10.70, M = 192 13.18 / 10.76; K = 14336 31.0-31.7 /
+// 30.4-31.0; K = 1024 6.23-6.36 / 6.07-6.30; N = 3072 (96 tiles against 72):
+// 11.25-12.13 / 9.81-10.75. Against split-K pairs on more SMs it loses: N = 2560
+// (81 tiles against 120 CTAs) 9.48-9.77 / 9.77-10.57; N = 2304 (72 against 108)
+// 9.37-9.67 / 8.92-10.32. Past one wave too: M = 192, N = 6144 17.5 against 15.4
+// for the turned 192 x 128.
 // Up to kHopperSwapNarrowMaxM tokens on at most kHopperSwapNarrowMaxN weight rows:
 // the swap program on 64-row weight tiles 128 tokens wide (twice the CTAs of
 // 128-row tiles, each weight tile read once).

@@ -222,7 +222,9 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int num_sms, int multicast)
 //    against 40.7 us with the two-warpgroup 64 x 128 program); at short K, where
 //    64 x 64 tiles fill the SMs in one wave, those instead: no split-K hand-over
 //    (kHopperTokenTilesMaxK).
-//  - Otherwise M <= 192 on N <= 4096: 128-row weight tiles, 64 tokens.
+//  - Otherwise M <= 192 on N <= 4096: 128-row weight tiles, 64 tokens; or tiles of
+//    64 tokens x 96 weight rows (the weights on wgmma's N side) where those are one
+//    wave on more SMs than that plan (with its split) uses.
 // From M = 4096 the three-consumer 192 x 128 program, always (H200, 2026-11-30,
 // M = 8192: 2-6% faster than the two-set 128 x 128 program).
 // Below that, 128 x 128 tiles unless the three-consumer program on 192-row tiles
@@ -231,16 +233,22 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int num_sms, int multicast)
 // the plan promotes every 128 K): fewer waves of larger tiles, e.g. M = 512,
 // N = 6144 is 128 tiles of 192 weight rows x 128 tokens, one wave, instead of 192
 // tiles of 128 x 128 (H200, 2026-11-30: 24.1 against 32.0 us).
+// Tiles that fill more than half the SMs in one wave.
+bool one_full_wave(int64_t tiles, int num_sms) { return tiles * 2 > num_sms && tiles <= num_sms; }
+
 Program choose_sm90_by_shape(int64_t M, int64_t N, int64_t K, int num_sms) {
   if (M <= kHopperSwapTokensMaxM) return Program::kHopperSwap64x16;
   if (M <= kHopperSwapTokens32MaxM) return Program::kHopperSwap64x32;
   if (M <= kHopperSwapMaxM) return Program::kHopperSwap64x64;
   if (N <= kHopperSwapNarrowMaxN && M <= kHopperSwapNarrowMaxM) {
-    const int64_t token_tiles = ceil_div(N, 64) * ceil_div(M, 64);
-    const bool short_k = K <= kHopperTokenTilesMaxK && token_tiles * 2 > num_sms && token_tiles <= num_sms;
-    return short_k ? Program::kHopperSwap64x64 : Program::kHopperSwap64x128;
+    const bool token_tiles = K <= kHopperTokenTilesMaxK && one_full_wave(ceil_div(N, 64) * ceil_div(M, 64), num_sms);
+    return token_tiles ? Program::kHopperSwap64x64 : Program::kHopperSwap64x128;
   }
-  if (M <= kHopperSwapWideMaxM && N <= kHopperSwapWideMaxN) return Program::kHopperSwap128x64;
+  if (M <= kHopperSwapWideMaxM && N <= kHopperSwapWideMaxN) {
+    const int64_t tiles = ceil_div(M, 64) * ceil_div(N, 96);
+    const bool more_ctas = tiles <= num_sms && tiles > plan_sm90_program(Program::kHopperSwap128x64, M, N, K, num_sms).grid;
+    return more_ctas ? Program::kHopper64x96 : Program::kHopperSwap128x64;
+  }
   if (M >= kHopperWideTileMinM) return Program::kHopper192x128;
   const int64_t square = busiest_sm_work(128, 128, M, N, num_sms);
   const int64_t tall = busiest_sm_work(192, 128, M, N, num_sms);    // fp8_hopper_192x128
@@ -427,6 +435,7 @@ const char* program_name(Program program) {
     case Program::kHopperSwap64x32: return "fp8_hopper_swap_64x32";
     case Program::kHopperSwap64x128: return "fp8_hopper_swap_64x128";
     case Program::kHopperSwap192x128: return "fp8_hopper_swap_192x128";
+    case Program::kHopper64x96: return "fp8_hopper_64x96";
     case Program::kBlackwellStatic: return "fp8_blackwell_static";
     case Program::kBlackwellL2Point: return "fp8_blackwell_l2_point";
     case Program::kBlackwellTileM: return "fp8_blackwell_tile_m";

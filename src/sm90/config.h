@@ -38,6 +38,9 @@ struct ProgramShape {
   static constexpr int kWarpgroupQ = kBlockQ / kQWarpgroups;
   static_assert(kQWarpgroups == 1 || (kSwapAB && kWarpgroupQ % 16 == 0),
                 "Q is split over warpgroups only in the swap programs (their epilogue stores a box per warpgroup)");
+  // Not turned, a Q block that is not whole 64-column boxes of out is staged and
+  // stored as one box of plain (unswizzled) rows of kBlockQ columns.
+  static constexpr bool kPlainOut = !kSwapAB && kBlockQ % 64 != 0;
   static constexpr int kConsumerWarpgroups = kBlockP / 64 * kQWarpgroups;
   static constexpr int kThreads = 128 * (kConsumerWarpgroups + 1);
   static constexpr int kStageBytes = (kBlockP + kBlockQ) * kRowBytes;
@@ -95,6 +98,11 @@ using ShapeSwap64x128 = ProgramShape<64, 128, true, 2>;
 // turned along N, for mid-size M where it fills one more wave of SMs than 128 x 128
 // tiles do (M = 512, N = 6144: 128 tiles instead of 192 on 132 SMs).
 using ShapeSwap192x128 = ProgramShape<192, 128, true>;
+// One consumer warpgroup on 64 tokens x 96 weight rows, the tokens on wgmma's
+// 64-row side and the weights on its N side (n = 96): for 129..192 tokens, where
+// it fills the SMs in one wave (M = 192, N = 4096: 129 tiles) and the 128-row
+// swap program leaves a third of them idle (96 tiles).
+using Shape64x96 = ProgramShape<64, 96, false>;
 
 
 // Every Hopper program: its enumerator in cake::Program (cake/plan.h) and its
@@ -109,7 +117,8 @@ using ShapeSwap192x128 = ProgramShape<192, 128, true>;
   X(kHopperSwap64x16, ShapeSwap64x16)   \
   X(kHopperSwap64x32, ShapeSwap64x32)   \
   X(kHopperSwap64x128, ShapeSwap64x128) \
-  X(kHopperSwap192x128, ShapeSwap192x128)
+  X(kHopperSwap192x128, ShapeSwap192x128) \
+  X(kHopper64x96, Shape64x96)
 
 // Tiles walk this many tiles along M before moving along N (grouped raster):
 // CTAs resident together share both operands in L2.

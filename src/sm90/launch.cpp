@@ -70,10 +70,13 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStr
   // Each consumer warpgroup stores its 64 rows of P: boxes of 64 (M) x 64 (N), or
   // with swap of its kWarpgroupQ tokens x 64 (N), staged in 128-byte swizzled rows.
   // Narrow tiles store their p_rows columns of out, staged as plain rows of that
-  // many columns.
+  // many columns; so do Q blocks of other than whole 64-column boxes (kPlainOut),
+  // with kBlockQ columns.
+  const bool plain = narrow || Shape::kPlainOut;
   maps.out = make_tensor_map(a.out, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, a.M, a.N, ldo * 2,
-                             swap ? Shape::kWarpgroupQ : 64, narrow ? p_rows : 64,
-                             narrow ? CU_TENSOR_MAP_SWIZZLE_NONE : CU_TENSOR_MAP_SWIZZLE_128B);
+                             swap ? Shape::kWarpgroupQ : 64,
+                             narrow ? p_rows : Shape::kPlainOut ? Shape::kBlockQ : 64,
+                             plain ? CU_TENSOR_MAP_SWIZZLE_NONE : CU_TENSOR_MAP_SWIZZLE_128B);
 
   ProgramParams params{};
   params.tiles_p = static_cast<uint32_t>(tiles_p);

@@ -73,6 +73,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   constexpr int kStages = Shape::kStages;
   constexpr int kBlockP = Shape::kBlockP;
   constexpr int kBlockQ = Shape::kBlockQ;
+  // Not turned, on a Q block that is not whole 64-column boxes of out (64 x 96):
+  // the output tile is staged and stored as one box of plain rows.
+  constexpr bool kPlainOut = Shape::kPlainOut;
   constexpr int kPBytes = kBlockP * kRowBytes;
   // P tiles start every p_step rows: the block, or narrow tiles' p_rows.
   const uint32_t p_step = Shape::kNarrowTiles ? params.p_rows : kBlockP;
@@ -572,9 +575,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
             const int row = 16 * warp + lane / 4 + 8 * h;  // 0..63 in P
-            // Box j/8 holds columns [64*(j/8), +64): 64 rows of 128 bytes, swizzled.
-            const uint32_t addr = buf_addr + (j / 8) * (64 * kRowBytes) + row * kRowBytes +
-                                  (((j % 8) ^ (row % 8)) * 16) + (lane % 4) * 4;
+            // Box j/8 holds columns [64*(j/8), +64): 64 rows of 128 bytes, swizzled;
+            // a block of Q that is not whole boxes of 64 is one plain box instead.
+            const uint32_t addr =
+                kPlainOut ? buf_addr + row * (kBlockQ * 2) + (8 * j + 2 * (lane % 4)) * 2
+                          : buf_addr + (j / 8) * (64 * kRowBytes) + row * kRowBytes + (((j % 8) ^ (row % 8)) * 16) +
+                                (lane % 4) * 4;
             st_shared_u32(addr, out2[2 * j + h]);
           }
         }
@@ -629,7 +635,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       cute::tma_store_fence();  // make the generic-proxy writes visible to TMA
       named_barrier(1 + cw, 128);
       if (thread == 0) {
-        if constexpr (!Shape::kSwapAB) {
+        if constexpr (kPlainOut) {
+          tma_store(&maps.out, buf, static_cast<int>(tq * kBlockQ), static_cast<int>(tp * p_step + wg_p * 64));
+        } else if constexpr (!Shape::kSwapAB) {
 #pragma unroll
           for (int box = 0; box < kBlockQ / 64; ++box)
             tma_store(&maps.out, buf + box * 64 * kRowBytes, static_cast<int>(tq * kBlockQ + box * 64),

@@ -207,6 +207,10 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // of 8); the second warpgroup with 36 and 8 real tokens
                                            Shape{100, 6152, 400, 64, true},
                                            Shape{72, 5128, 272, 128, false},
+                                           // 129..192 tokens: fp8_hopper_64x96 (the last token tile of
+                                           // 8 rows, the last weight tile of 40 or 8)
+                                           Shape{136, 4072, 400, 64, true},
+                                           Shape{192, 3080, 272, 128, false},
                                            // 65..128 tokens at short K: fp8_hopper_swap_64x64 on two
                                            // token tiles (the second of 8 tokens), 48 weight rows
                                            Shape{72, 3080, 272, 128, false},
@@ -425,6 +429,7 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuSplitKWalk,
                                            Walk{cake::Program::kHopperSwap192x128, 200, 35 * 192 - 8},
                                            Walk{cake::Program::kHopper128x128, 300, 24 * 128 - 8},
                                            Walk{cake::Program::kHopper192x128, 300, 35 * 128 - 8},
+                                           Walk{cake::Program::kHopper64x96, 100, 70 * 96 - 8},
                                            // narrow tiles of 40 and 56 weight rows
                                            Walk{cake::Program::kHopperSwap64x16, 13, 70 * 40 - 24, 40},
                                            Walk{cake::Program::kHopperSwap64x64, 37, 70 * 56 - 24, 56},

@@ -249,9 +249,23 @@ TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
   EXPECT_EQ(sm90_program(64, 28672), Program::kHopperSwap64x64);
   EXPECT_EQ(sm90_program(65, 28672), Program::kHopper128x128);
   EXPECT_EQ(sm90_program(128, cake::kHopperSwapNarrowMaxN + 8), Program::kHopper128x128);
-  // 129..192 tokens on N <= 4096: 128-row weight tiles of 64 tokens.
-  EXPECT_EQ(sm90_program(129, 4096), Program::kHopperSwap128x64);
-  EXPECT_EQ(sm90_program(192, 4096), Program::kHopperSwap128x64);
+  // 129..192 tokens on N <= 4096: 128-row weight tiles of 64 tokens, or 64 tokens x
+  // 96 weight rows where those are one wave on more SMs than that plan uses.
+  EXPECT_EQ(sm90_program(129, 4096), Program::kHopper64x96);  // 129 tiles against 96
+  EXPECT_EQ(sm90_program(192, 4096), Program::kHopper64x96);
+  EXPECT_EQ(sm90_program(192, 4096, 14336), Program::kHopper64x96);
+  EXPECT_EQ(sm90_program(160, 3072), Program::kHopper64x96);       // 96 against 72
+  EXPECT_EQ(sm90_program(160, 2560), Program::kHopperSwap128x64);  // 81 against 60 x split 2
+  EXPECT_EQ(sm90_program(192, 4096, 4096, 114), Program::kHopperSwap128x64);  // 129 tiles on 114 SMs
+  {
+    const cake::Plan p = cake::plan(192, 4096, 4096, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.tile_m, 64);
+    EXPECT_EQ(p.tile_n, 96);
+    EXPECT_FALSE(p.swap_ab);
+    EXPECT_EQ(p.tiles, 3 * 43);
+    EXPECT_EQ(p.split_k, 1);
+    EXPECT_EQ(p.waves, 1);
+  }
   EXPECT_EQ(sm90_program(193, 4096), Program::kHopper128x128);
   EXPECT_EQ(sm90_program(192, 4104), Program::kHopper128x128);
 }
