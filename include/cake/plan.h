@@ -42,7 +42,7 @@ enum class Program {
   // K = 4096 on) of the work of 128 x 128 tiles (kHopperWideTileMaxWorkPercent,
   // ...LongPromotion) and less than 192 x 128.
   kHopperSwap192x128,
-  // SM90, 65..128 tokens: one consumer warpgroup on 64 tokens x 96 weight rows
+  // SM90, 129..192 tokens: one consumer warpgroup on 64 tokens x 96 weight rows
   // (weights on wgmma's N side).
   kHopper64x96,
   // Blackwell (SM100 / SM103): static persistent program on CTA-pair tiles.

@@ -62,13 +62,13 @@ template <> struct MmaOps<32> {
   using Fp8 = gmma::MMA_64x32x32_F32E4M3E4M3_SS_TN<>;
   using Bf16 = gmma::MMA_64x32x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
 };
-template <> struct MmaOps<96> {
-  using Fp8 = gmma::MMA_64x96x32_F32E4M3E4M3_SS_TN<>;
-  using Bf16 = gmma::MMA_64x96x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
-};
 template <> struct MmaOps<64> {
   using Fp8 = gmma::MMA_64x64x32_F32E4M3E4M3_SS_TN<>;
   using Bf16 = gmma::MMA_64x64x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
+};
+template <> struct MmaOps<96> {
+  using Fp8 = gmma::MMA_64x96x32_F32E4M3E4M3_SS_TN<>;
+  using Bf16 = gmma::MMA_64x96x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
 };
 
 template <typename Op, int R, size_t... I>
