@@ -1,8 +1,11 @@
 // Program choice on simulated devices: at and around every threshold.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
+#include <thread>
 #include <tuple>
+#include <vector>
 
 #include "cake/errors.h"
 #include "cake/plan.h"
@@ -593,6 +596,49 @@ TEST(Plan, IsPure) {
   EXPECT_EQ(a.program, b.program);
   EXPECT_EQ(a.tiles, b.tiles);
   EXPECT_EQ(a.grid, b.grid);
+}
+
+bool same_plan(const cake::Plan& a, const cake::Plan& b) {
+  return a.program == b.program && a.arch == b.arch && a.tile_m == b.tile_m && a.tile_n == b.tile_n &&
+         a.tile_k == b.tile_k && a.swap_ab == b.swap_ab && a.cluster_m == b.cluster_m && a.cluster_n == b.cluster_n &&
+         a.split_k == b.split_k && std::strcmp(a.scheduler, b.scheduler) == 0 && std::strcmp(a.raster, b.raster) == 0 &&
+         a.raster_group == b.raster_group && a.raster_block_m == b.raster_block_m &&
+         a.raster_block_n == b.raster_block_n && a.tiles_m == b.tiles_m && a.tiles_n == b.tiles_n &&
+         a.tiles == b.tiles && a.workers == b.workers && a.waves == b.waves && a.grid == b.grid &&
+         a.promotion_k == b.promotion_k && a.head_m == b.head_m && a.head_n == b.head_n;
+}
+
+TEST(Plan, RemembersPlansPerThreadAndReturnsWhatItComputes) {
+  // More problems than the per-thread cache holds (64), so that entries are evicted
+  // and slots shared: a fresh thread computes each problem once (its first call for
+  // a problem cannot hit), and this thread, asking in another order and twice, must
+  // get the same plans, whether from its cache or computed again.
+  struct Problem {
+    int64_t M, N, K, r;
+    Arch arch;
+    int sms;
+  };
+  std::vector<Problem> problems;
+  for (int64_t M : {1, 16, 100, 128, 192, 512, 2048, 8192})
+    for (int64_t N : {4096, 6144, 28672})
+      for (int64_t K : {1024, 4096, 14336})
+        problems.push_back({M, N, K, M % 3 == 0 ? 0 : 128, M == 512 ? Arch::SM100 : Arch::SM90, N == 6144 ? 114 : 132});
+  ASSERT_GT(problems.size(), 64u);
+  std::vector<cake::Plan> fresh;
+  std::thread([&] {
+    for (const Problem& p : problems) fresh.push_back(cake::plan(p.M, p.N, p.K, p.r, p.arch, p.sms));
+  }).join();
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t i = problems.size(); i-- > 0;) {
+      const Problem& p = problems[i];
+      EXPECT_TRUE(same_plan(cake::plan(p.M, p.N, p.K, p.r, p.arch, p.sms), fresh[i]))
+          << p.M << " " << p.N << " " << p.K << " pass " << pass;
+    }
+  // The same problem on another SM count or architecture is another plan.
+  EXPECT_NE(cake::plan(192, 4096, 4096, 128, Arch::SM90, 132).program,
+            cake::plan(192, 4096, 4096, 128, Arch::SM90, 114).program);
+  EXPECT_NE(cake::plan(192, 4096, 4096, 128, Arch::SM90, 132).program,
+            cake::plan(192, 4096, 4096, 128, Arch::SM100, 132).program);
 }
 
 TEST(Plan, RejectsNonsense) {
