@@ -141,6 +141,22 @@ inline constexpr int64_t kHopperSwapNarrowMaxN = 8192;
 // (N = K = 4096: 9.38 / 8.85, 9.45 / 9.03); N = 2048 (64 tiles, half the SMs) 7.23 /
 // 7.83.
 inline constexpr int64_t kHopperTokenTilesMaxK = 4096;
+// Those token tiles run in CTA pairs sharing their weight tile by TMA multicast
+// (each CTA loads half of it into both: half the weight bytes per SM from L2) where
+// whole 64-row weight tiles in pairs are one wave (plan.cpp hopper_multicast), from
+// kHopperTokenTilePairsMinM tokens (the second token tile at least half full) and K
+// from kHopperTokenTilePairsMinK (the pair's fixed cost, about 1 us, is paid back
+// at about 40 ns per K block) up to kHopperTokenTilePairsMaxK, where in pairs they
+// also beat the split program. H200, 2026-12-01, r = 128, us, the plan before
+// against pairs, best of two runs: M = 128, N = 4096: K = 3072 7.94 / 7.98,
+// K = 4096 9.27 / 8.91, K = 5120 10.76 / 10.11, K = 6144 11.82 / 11.23, K = 8192
+// 13.95 / 13.90; N = 4224, K = 4096 9.63 / 9.08; M = 112, N = 4096, K = 5120
+// 10.65 / 10.30; M = 96 10.55 / 10.30 (K = 4096 9.03 / 9.08); M = 72, K = 4096
+// 8.89 / 9.04. Where the plan takes narrow tiles instead (N <= 3584) pairs of
+// whole ones lost: M = 112, N = 3584, K = 4096 8.49 / 8.89, N = 2560 8.26 / 8.65.
+inline constexpr int64_t kHopperTokenTilePairsMinM = 96;
+inline constexpr int64_t kHopperTokenTilePairsMinK = 4096;
+inline constexpr int64_t kHopperTokenTilePairsMaxK = 6144;
 // From this M on, the 192 x 128 program (three consumer warpgroups).
 inline constexpr int64_t kHopperWideTileMinM = 4096;
 // Below that (and past the swap programs), the three-consumer program on 192-row

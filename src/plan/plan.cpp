@@ -182,9 +182,11 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // H200). Possible without split-K, on whole P tiles (no narrow ones, the P operand
 // at least a tile long) and at least two tiles along Q. The plan takes it
 // (multicast 0) on tiles of at least 128 x 128 from kHopperMulticastMinWaves
-// waves on; 1 / 2 force it off / on (InvalidArgument where impossible).
+// waves on, and for the 64 x 64 swap program's two token tiles in one wave of
+// pairs (kHopperTokenTilePairsMinM and the K range after it); 1 / 2 force it off /
+// on (InvalidArgument where impossible).
 template <typename Shape>
-void hopper_multicast(Plan& p, int64_t M, int64_t N, int num_sms, int multicast) {
+void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int multicast) {
   const bool swap = Shape::kSwapAB;
   const int64_t p_extent = swap ? N : M;
   const int64_t tiles_p = swap ? p.tiles_n : p.tiles_m, tiles_q = swap ? p.tiles_m : p.tiles_n;
@@ -196,8 +198,11 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int num_sms, int multicast)
     throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(p.program) +
                           " multicasts its P tile only without split-K, on whole P tiles of " +
                           std::to_string(Shape::kBlockP) + " rows and at least two tiles along Q");
-  const bool on = multicast == 2 || (multicast == 0 && possible && Shape::kBlockP >= 128 && Shape::kBlockQ >= 128 &&
-                                     p.waves >= kHopperMulticastMinWaves);
+  const bool wide = Shape::kBlockP >= 128 && Shape::kBlockQ >= 128 && p.waves >= kHopperMulticastMinWaves;
+  const bool token_tiles = swap && Shape::kBlockP == 64 && Shape::kBlockQ == 64 && tiles_q == 2 &&
+                           M >= kHopperTokenTilePairsMinM && K >= kHopperTokenTilePairsMinK &&
+                           K <= kHopperTokenTilePairsMaxK && tiles_p <= clusters;
+  const bool on = multicast == 2 || (multicast == 0 && possible && (wide || token_tiles));
   if (!on) return;
   (swap ? p.cluster_m : p.cluster_n) = 2;
   const int64_t pairs = tiles_p * ceil_div(tiles_q, 2);
@@ -221,7 +226,8 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int num_sms, int multicast)
 //    with 128 x 128; at N = 28672 the 128-row programs are as fast or faster: 39.9
 //    against 40.7 us with the two-warpgroup 64 x 128 program); at short K, where
 //    64 x 64 tiles fill the SMs in one wave, those instead: no split-K hand-over
-//    (kHopperTokenTilesMaxK).
+//    (kHopperTokenTilesMaxK); up to kHopperTokenTilePairsMaxK where they run in
+//    multicast pairs (hopper_multicast).
 //  - Otherwise M <= 192 on N <= 4096: 128-row weight tiles, 64 tokens; or tiles of
 //    64 tokens x 96 weight rows (the weights on wgmma's N side) where those are one
 //    wave on more SMs than that plan (with its split) uses.
@@ -241,7 +247,11 @@ Program choose_sm90_by_shape(int64_t M, int64_t N, int64_t K, int num_sms) {
   if (M <= kHopperSwapTokens32MaxM) return Program::kHopperSwap64x32;
   if (M <= kHopperSwapMaxM) return Program::kHopperSwap64x64;
   if (N <= kHopperSwapNarrowMaxN && M <= kHopperSwapNarrowMaxM) {
-    const bool token_tiles = K <= kHopperTokenTilesMaxK && one_full_wave(ceil_div(N, 64) * ceil_div(M, 64), num_sms);
+    const bool token_tiles =
+        one_full_wave(ceil_div(N, 64) * ceil_div(M, 64), num_sms) &&
+        (K <= kHopperTokenTilesMaxK ||
+         (K <= kHopperTokenTilePairsMaxK &&
+          plan_sm90_program(Program::kHopperSwap64x64, M, N, K, num_sms).cluster_m == 2));
     return token_tiles ? Program::kHopperSwap64x64 : Program::kHopperSwap64x128;
   }
   if (M <= kHopperSwapWideMaxM && N <= kHopperSwapWideMaxN) {
@@ -389,7 +399,7 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
   p.promotion_k = promotion_k != 0 ? promotion_k : hopper_promotion_k(K);
   const bool hopper_program = sm90::with_shape(program, [&](auto shape) {
     hopper<decltype(shape)>(p, program, M, N, K, num_sms, split, rows);
-    hopper_multicast<decltype(shape)>(p, M, N, num_sms, multicast);
+    hopper_multicast<decltype(shape)>(p, M, N, K, num_sms, multicast);
   });
   if (!hopper_program)
     throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) + " is not a Hopper program");

@@ -214,7 +214,11 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // 65..128 tokens at short K: fp8_hopper_swap_64x64 on two
                                            // token tiles (the second of 8 tokens), 48 weight rows
                                            Shape{72, 3080, 272, 128, false},
-                                           Shape{64, 6152, 400, 128, true}),
+                                           Shape{64, 6152, 400, 128, true},
+                                           // ... in multicast pairs sharing each weight tile (the
+                                           // second token tile of 36 tokens, the last weight tile of
+                                           // 56 rows, a K tail)
+                                           Shape{100, 4152, 4112, 128, true}),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            const Shape& s = i.param;
                            return "M" + std::to_string(s.M) + "_N" + std::to_string(s.N) + "_K" +

@@ -286,6 +286,40 @@ TEST(PlanSm90, SmallTilesWhenFewTilesPastDecode) {
   EXPECT_EQ(sm90_program(8192, 8192), Program::kHopper192x128);
 }
 
+TEST(PlanSm90, TokenTilesInMulticastPairs) {
+  // 96..128 tokens, K from kHopperTokenTilePairsMinK to kHopperTokenTilePairsMaxK:
+  // the two token tiles of each whole 64-row weight tile are a CTA pair sharing it,
+  // in one wave of pairs (64 of the 66 resident at N = 4096, 65 at N = 4152 whose
+  // last weight tile is 56 rows, 66 at N = 4224).
+  for (int64_t M : {cake::kHopperTokenTilePairsMinM, int64_t{100}, int64_t{128}})
+    for (int64_t K : {cake::kHopperTokenTilePairsMinK, int64_t{4112}, int64_t{5120}, cake::kHopperTokenTilePairsMaxK})
+      for (int64_t N : {4096, 4152, 4224}) {
+        const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
+        EXPECT_EQ(p.program, Program::kHopperSwap64x64) << M << " " << N << " " << K;
+        EXPECT_EQ(p.tile_n, 64) << M << " " << N << " " << K;
+        EXPECT_EQ(p.tiles_m, 2) << M << " " << N << " " << K;
+        EXPECT_EQ(p.split_k, 1) << M << " " << N << " " << K;
+        EXPECT_EQ(p.cluster_m, 2) << M << " " << N << " " << K;
+        EXPECT_EQ(p.waves, 1) << M << " " << N << " " << K;
+        EXPECT_EQ(p.grid, 2 * p.tiles_n) << M << " " << N << " " << K;
+      }
+  // Fewer tokens, shorter or longer K: unpaired token tiles up to
+  // kHopperTokenTilesMaxK, the split program past it.
+  for (auto [M, K] : {std::pair<int64_t, int64_t>{95, 4096}, {72, 4096}, {128, 2048}, {128, 4000}}) {
+    const cake::Plan p = cake::plan(M, 4096, K, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopperSwap64x64) << M << " " << K;
+    EXPECT_EQ(p.cluster_m, 1) << M << " " << K;
+  }
+  for (auto [M, K] : {std::pair<int64_t, int64_t>{95, 5120}, {128, cake::kHopperTokenTilePairsMaxK + 128}})
+    EXPECT_EQ(sm90_program(M, 4096, K), Program::kHopperSwap64x128) << M << " " << K;
+  // Where the token-tile plan takes narrow weight tiles (N = 3584: 64 tiles of 56
+  // rows on 128 SMs instead of 56 of 64) they stay unpaired up to
+  // kHopperTokenTilesMaxK, and past it the split program runs.
+  EXPECT_EQ(cake::plan(128, 3584, 4096, 128, Arch::SM90, 132).tile_n, 56);
+  EXPECT_EQ(cake::plan(128, 3584, 4096, 128, Arch::SM90, 132).cluster_m, 1);
+  EXPECT_EQ(sm90_program(128, 3584, 5120), Program::kHopperSwap64x128);
+}
+
 TEST(PlanSm90, TokenTilesOfSixtyFourAtShortK) {
   // 65..128 tokens on N <= kHopperSwapNarrowMaxN: up to K = kHopperTokenTilesMaxK
   // the 64 x 64 swap program on two token tiles, unsplit, where its tiles fill more
@@ -299,7 +333,9 @@ TEST(PlanSm90, TokenTilesOfSixtyFourAtShortK) {
       EXPECT_EQ(p.split_k, 1) << M << " " << K;
       EXPECT_EQ(p.waves, 1) << M << " " << K;
     }
-  for (int64_t M : {65, 72, 96, 128})
+  // Past it, the split program (and from kHopperTokenTilePairsMinM tokens the tiles
+  // in multicast pairs: TokenTilesInMulticastPairs).
+  for (int64_t M : {65, 72, 95})
     EXPECT_EQ(sm90_program(M, 4096, cake::kHopperTokenTilesMaxK + 128), Program::kHopperSwap64x128) << M;
   // 132 tiles of 64 x 64 (N = 4224), 128 of 48 rows (N = 3072; 96 of 64 would be),
   // 128 of 40 rows (N = 2560; 80 of 64 would be): more than half the SMs.
@@ -451,9 +487,10 @@ TEST(PlanSm90, MulticastPairsOnManyWavesOfLargeTiles) {
   EXPECT_EQ(p.program, Program::kHopperSwap192x128);
   EXPECT_EQ(p.cluster_m, 2);
   EXPECT_EQ(p.cluster_n, 1);
-  // One or two waves, small tiles, split-K: no pairs.
+  // One or two waves, small tiles, split-K: no pairs (the 64 x 64 swap program's
+  // token tiles aside: TokenTilesInMulticastPairs).
   for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{512, 4096, 4096}, {512, 8192, 8192}, {1, 4096, 4096},
-                         {128, 4096, 4096}, {1024, 1024, 4096}}) {
+                         {128, 4096, 2048}, {128, 6144, 4096}, {1024, 1024, 4096}}) {
     p = cake::plan(M, N, K, 128, Arch::SM90, 132);
     EXPECT_EQ(p.cluster_m * p.cluster_n, 1) << M << " " << N << " " << K;
   }
