@@ -112,6 +112,20 @@ inline constexpr int64_t kHopperSwapMaxM = 64;
 // in flight per SM).
 inline constexpr int64_t kHopperSwapTokensMaxM = 16;
 inline constexpr int64_t kHopperSwapTokens32MaxM = 32;
+// 33..64 tokens from K = kHopperHalfTokenTilePairsMinK on: the 32-token program on
+// two token tiles, in CTA pairs sharing each weight tile by TMA multicast, where
+// whole 64-row weight tiles in pairs are one wave on nearly every SM
+// (kHopperTokenTilePairsMinFillPercent; plan.cpp hopper_multicast): each CTA then
+// streams half a weight tile from memory and half the tokens, on twice the SMs of
+// the 64-token program's unsplit tiles, without split-K's hand-over. H200,
+// 2026-12-01, r = 128, us, the plan before against pairs, best of two runs, N = 4096:
+// M = 48, K = 6144 10.45 / 10.33, K = 8192 13.02 / 12.42, K = 14336 20.12 / 18.92,
+// K = 16384 22.46 / 20.80; M = 64, K = 6144 10.63 / 10.21, K = 8192 12.69 / 12.29,
+// K = 16384 21.17 / 20.44; M = 33 ... 56 alike, N = 4224 alike; K = 4096 8.12 / 8.21
+// (M = 48). Where fewer SMs would run pairs than the plan uses they lost: N = 3584
+// (112 CTAs), M = 48, K = 8192 11.64 / 12.17; N = 3072 (96) 10.58 / 12.04.
+inline constexpr int64_t kHopperHalfTokenTilePairsMinK = 6144;
+inline constexpr int kHopperTokenTilePairsMinFillPercent = 90;
 inline constexpr int64_t kHopperSwapWideMaxM = 192;
 inline constexpr int64_t kHopperSwapWideMaxN = 4096;
 // ... or there tiles of 64 tokens x 96 weight rows (fp8_hopper_64x96: the weights
@@ -143,7 +157,8 @@ inline constexpr int64_t kHopperSwapNarrowMaxN = 8192;
 inline constexpr int64_t kHopperTokenTilesMaxK = 4096;
 // Those token tiles run in CTA pairs sharing their weight tile by TMA multicast
 // (each CTA loads half of it into both: half the weight bytes per SM from L2) where
-// whole 64-row weight tiles in pairs are one wave (plan.cpp hopper_multicast), from
+// whole 64-row weight tiles in pairs are one wave on nearly every SM
+// (kHopperTokenTilePairsMinFillPercent; plan.cpp hopper_multicast), from
 // kHopperTokenTilePairsMinM tokens (the second token tile at least half full) and K
 // from kHopperTokenTilePairsMinK (the pair's fixed cost, about 1 us, is paid back
 // at about 40 ns per K block) up to kHopperTokenTilePairsMaxK, where in pairs they

@@ -182,9 +182,10 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // H200). Possible without split-K, on whole P tiles (no narrow ones, the P operand
 // at least a tile long) and at least two tiles along Q. The plan takes it
 // (multicast 0) on tiles of at least 128 x 128 from kHopperMulticastMinWaves
-// waves on, and for the 64 x 64 swap program's two token tiles in one wave of
-// pairs (kHopperTokenTilePairsMinM and the K range after it); 1 / 2 force it off /
-// on (InvalidArgument where impossible).
+// waves on, and for the two token tiles of the 64 x 64 and 64 x 32 swap programs
+// in one wave of pairs on nearly every SM (kHopperTokenTilePairsMinM and the K
+// ranges after it, kHopperHalfTokenTilePairsMinK); 1 / 2 force it off / on
+// (InvalidArgument where impossible).
 template <typename Shape>
 void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int multicast) {
   const bool swap = Shape::kSwapAB;
@@ -199,9 +200,13 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
                           " multicasts its P tile only without split-K, on whole P tiles of " +
                           std::to_string(Shape::kBlockP) + " rows and at least two tiles along Q");
   const bool wide = Shape::kBlockP >= 128 && Shape::kBlockQ >= 128 && p.waves >= kHopperMulticastMinWaves;
-  const bool token_tiles = swap && Shape::kBlockP == 64 && Shape::kBlockQ == 64 && tiles_q == 2 &&
-                           M >= kHopperTokenTilePairsMinM && K >= kHopperTokenTilePairsMinK &&
-                           K <= kHopperTokenTilePairsMaxK && tiles_p <= clusters;
+  const bool one_full_wave_of_pairs =
+      tiles_p <= clusters && 2 * tiles_p * 100 >= int64_t{num_sms} * kHopperTokenTilePairsMinFillPercent;
+  const bool token_k = Shape::kBlockQ == 64
+                           ? M >= kHopperTokenTilePairsMinM && K >= kHopperTokenTilePairsMinK &&
+                                 K <= kHopperTokenTilePairsMaxK
+                           : Shape::kBlockQ == 32 && K >= kHopperHalfTokenTilePairsMinK;
+  const bool token_tiles = swap && Shape::kBlockP == 64 && tiles_q == 2 && token_k && one_full_wave_of_pairs;
   const bool on = multicast == 2 || (multicast == 0 && possible && (wide || token_tiles));
   if (!on) return;
   (swap ? p.cluster_m : p.cluster_n) = 2;
@@ -220,7 +225,9 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
 //    Up to 16 tokens the tiles are 16 tokens wide: each ring stage holds 8 KiB
 //    of weights and 2 KiB of tokens instead of 8 KiB of tokens, so twice the
 //    weight bytes stay in flight per SM (22 stages against 13); up to 32 tokens,
-//    32 wide (18 stages of 8 + 4 KiB).
+//    32 wide (18 stages of 8 + 4 KiB); 33..64 tokens at long K as two token tiles
+//    of 32 in multicast pairs where those fill the SMs
+//    (kHopperHalfTokenTilePairsMinK).
 //  - Up to 128 tokens on at most 8192 weight rows: 64-row weight tiles 128 tokens
 //    wide, each weight tile read once (M = 128, N = 6144: 13.2 against 15.7 us
 //    with 128 x 128; at N = 28672 the 128-row programs are as fast or faster: 39.9
@@ -245,7 +252,11 @@ bool one_full_wave(int64_t tiles, int num_sms) { return tiles * 2 > num_sms && t
 Program choose_sm90_by_shape(int64_t M, int64_t N, int64_t K, int num_sms) {
   if (M <= kHopperSwapTokensMaxM) return Program::kHopperSwap64x16;
   if (M <= kHopperSwapTokens32MaxM) return Program::kHopperSwap64x32;
-  if (M <= kHopperSwapMaxM) return Program::kHopperSwap64x64;
+  if (M <= kHopperSwapMaxM) {
+    const bool pairs = K >= kHopperHalfTokenTilePairsMinK &&
+                       plan_sm90_program(Program::kHopperSwap64x32, M, N, K, num_sms).cluster_m == 2;
+    return pairs ? Program::kHopperSwap64x32 : Program::kHopperSwap64x64;
+  }
   if (N <= kHopperSwapNarrowMaxN && M <= kHopperSwapNarrowMaxM) {
     const bool token_tiles =
         one_full_wave(ceil_div(N, 64) * ceil_div(M, 64), num_sms) &&

@@ -36,12 +36,15 @@ TEST(PlanSm90, SmallMSwapsAB) {
     EXPECT_EQ(p.tile_n, 64);
     EXPECT_EQ(p.tiles, 64);
     // 64 SMs unsplit stream the weights at the memory's rate: no split-K (64
-    // clusters of 2 would be resident) at K = 4096; from K = 8192 on, about 64
-    // tokens split (an SM alone reads them from L2 on top of its weights).
+    // clusters of 2 would be resident) at K = 4096; at long K, from 33 tokens on,
+    // two token tiles of 32 in multicast pairs on 128 SMs (TokenTilesInMulticastPairs).
     EXPECT_EQ(p.split_k, 1);
     EXPECT_EQ(p.grid, 64);
-    EXPECT_EQ(cake::plan(M, 4096, 8192, 128, Arch::SM90, 132).split_k, M > 56 ? 2 : 1) << M;
-    EXPECT_EQ(cake::plan(M, 4096, 14336, 128, Arch::SM90, 132).split_k, M > 56 ? 2 : 1) << M;
+    for (int64_t K : {8192, 14336}) {
+      const cake::Plan q = cake::plan(M, 4096, K, 128, Arch::SM90, 132);
+      EXPECT_EQ(q.split_k, 1) << M << " " << K;
+      EXPECT_EQ(q.cluster_m, M > cake::kHopperSwapTokens32MaxM ? 2 : 1) << M << " " << K;
+    }
   }
   {
     // Wide weights, 64 tokens, on 64-row tiles: 448 tiles walked by the 66 resident
@@ -202,7 +205,7 @@ TEST(PlanSm90, NarrowWeightTilesWhereSixtyFourRowsLeaveSmsIdle) {
            Case{1, 2048, 4096, 64, 32, 2},     // 64 SMs, a TPC each, against 104 sharing
            Case{1, 1024, 4096, 64, 16, 4},
            Case{1, 8192, 8192, 64, 128, 1},
-           Case{64, 4096, 14336, 64, 64, 2},
+           Case{64, 4096, 14336, 64, 128, 1},  // two token tiles of 32 in pairs
            Case{1, 40, 4096, 64, 1, 8},  // one tile, whatever its rows
        }) {
     const cake::Plan p = cake::plan(c.M, c.N, c.K, 128, Arch::SM90, 132);
@@ -318,6 +321,26 @@ TEST(PlanSm90, TokenTilesInMulticastPairs) {
   EXPECT_EQ(cake::plan(128, 3584, 4096, 128, Arch::SM90, 132).tile_n, 56);
   EXPECT_EQ(cake::plan(128, 3584, 4096, 128, Arch::SM90, 132).cluster_m, 1);
   EXPECT_EQ(sm90_program(128, 3584, 5120), Program::kHopperSwap64x128);
+
+  // 33..64 tokens from K = kHopperHalfTokenTilePairsMinK: the 32-token program on
+  // two token tiles in pairs, where the pairs are one wave on at least
+  // kHopperTokenTilePairsMinFillPercent of the SMs (N = 3840: 120 CTAs of 132).
+  for (int64_t M : {33, 48, 64})
+    for (int64_t K : {cake::kHopperHalfTokenTilePairsMinK, int64_t{8192}, int64_t{16400}})
+      for (int64_t N : {3840, 4096, 4224}) {
+        const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
+        EXPECT_EQ(p.program, Program::kHopperSwap64x32) << M << " " << N << " " << K;
+        EXPECT_EQ(p.tile_n, 64) << M << " " << N << " " << K;
+        EXPECT_EQ(p.tiles_m, 2) << M << " " << N << " " << K;
+        EXPECT_EQ(p.split_k, 1) << M << " " << N << " " << K;
+        EXPECT_EQ(p.cluster_m, 2) << M << " " << N << " " << K;
+        EXPECT_EQ(p.grid, 2 * p.tiles_n) << M << " " << N << " " << K;
+      }
+  // Shorter K, fewer SMs (N = 3712: 116 CTAs; N = 3584, 2048), 32 tokens or fewer:
+  // as before.
+  EXPECT_EQ(sm90_program(48, 4096, 4096), Program::kHopperSwap64x64);
+  for (int64_t N : {3712, 3584, 2048}) EXPECT_EQ(sm90_program(48, N, 8192), Program::kHopperSwap64x64) << N;
+  EXPECT_EQ(cake::plan(32, 4096, 8192, 128, Arch::SM90, 132).cluster_m, 1);
 }
 
 TEST(PlanSm90, TokenTilesOfSixtyFourAtShortK) {
