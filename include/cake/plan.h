@@ -121,11 +121,12 @@ inline constexpr int64_t kHopperSwapTokens32MaxM = 32;
 // 2026-12-01, r = 128, us, the plan before against pairs, best of two runs, N = 4096:
 // M = 48, K = 6144 10.45 / 10.33, K = 8192 13.02 / 12.42, K = 14336 20.12 / 18.92,
 // K = 16384 22.46 / 20.80; M = 64, K = 6144 10.63 / 10.21, K = 8192 12.69 / 12.29,
-// K = 16384 21.17 / 20.44; M = 33 ... 56 alike, N = 4224 alike; K = 4096 8.12 / 8.21
-// (M = 48). Where fewer SMs would run pairs than the plan uses they lost: N = 3584
-// (112 CTAs), M = 48, K = 8192 11.64 / 12.17; N = 3072 (96) 10.58 / 12.04.
+// K = 16384 21.17 / 20.44; M = 33 ... 56 alike, N = 3968 and 4224 alike; K = 4096
+// 8.12 / 8.21 (M = 48). With fewer SMs busy they tied or lost: N = 3840 (120 CTAs),
+// M = 48, K = 14336 18.00 / 18.76; N = 3584 (112), K = 8192 11.64 / 12.17;
+// N = 3072 (96) 10.58 / 12.04.
 inline constexpr int64_t kHopperHalfTokenTilePairsMinK = 6144;
-inline constexpr int kHopperTokenTilePairsMinFillPercent = 90;
+inline constexpr int kHopperTokenTilePairsMinFillPercent = 93;
 inline constexpr int64_t kHopperSwapWideMaxM = 192;
 inline constexpr int64_t kHopperSwapWideMaxN = 4096;
 // ... or there tiles of 64 tokens x 96 weight rows (fp8_hopper_64x96: the weights
@@ -159,16 +160,18 @@ inline constexpr int64_t kHopperTokenTilesMaxK = 4096;
 // (each CTA loads half of it into both: half the weight bytes per SM from L2) where
 // whole 64-row weight tiles in pairs are one wave on nearly every SM
 // (kHopperTokenTilePairsMinFillPercent; plan.cpp hopper_multicast), from
-// kHopperTokenTilePairsMinM tokens (the second token tile at least half full) and K
-// from kHopperTokenTilePairsMinK (the pair's fixed cost, about 1 us, is paid back
-// at about 40 ns per K block) up to kHopperTokenTilePairsMaxK, where in pairs they
-// also beat the split program. H200, 2026-12-01, r = 128, us, the plan before
-// against pairs, best of two runs: M = 128, N = 4096: K = 3072 7.94 / 7.98,
-// K = 4096 9.27 / 8.91, K = 5120 10.76 / 10.11, K = 6144 11.82 / 11.23, K = 8192
-// 13.95 / 13.90; N = 4224, K = 4096 9.63 / 9.08; M = 112, N = 4096, K = 5120
-// 10.65 / 10.30; M = 96 10.55 / 10.30 (K = 4096 9.03 / 9.08); M = 72, K = 4096
-// 8.89 / 9.04. Where the plan takes narrow tiles instead (N <= 3584) pairs of
-// whole ones lost: M = 112, N = 3584, K = 4096 8.49 / 8.89, N = 2560 8.26 / 8.65.
+// kHopperTokenTilePairsMinM tokens (the second token tile at least half full) up to
+// K = kHopperTokenTilePairsMaxK, where in pairs they also beat the split program;
+// from K = kHopperTokenTilePairsMinK on two whole token tiles (the pair's fixed
+// cost, about 1 us, is paid back at about 40 ns per K block), past it with a
+// partial second one. H200, 2026-12-01, r = 128, us, the plan before against
+// pairs, best of two runs: M = 128, N = 4096: K = 3072 7.94 / 7.98, K = 4096
+// 9.27 / 8.91, K = 5120 10.76 / 10.11, K = 6144 11.82 / 11.23, K = 8192 13.95 /
+// 13.90; N = 4224, K = 4096 9.48 / 9.08; M = 112 / 100 / 96, N = 4096, K = 5120
+// 10.67 / 10.40, 10.60 / 10.39, 10.56 / 10.38, but K = 4096 9.04 / 9.13,
+// 9.06 / 9.11, 8.94 / 9.11; M = 72, K = 4096 8.89 / 9.04. With fewer SMs busy
+// they lost or tied: N = 3840 (120 CTAs), M = 96, K = 6144 11.19 / 11.34; where
+// the plan takes narrow tiles (N = 3584) M = 112, K = 4096 8.49 / 8.89.
 inline constexpr int64_t kHopperTokenTilePairsMinM = 96;
 inline constexpr int64_t kHopperTokenTilePairsMinK = 4096;
 inline constexpr int64_t kHopperTokenTilePairsMaxK = 6144;

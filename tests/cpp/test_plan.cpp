@@ -290,13 +290,15 @@ TEST(PlanSm90, SmallTilesWhenFewTilesPastDecode) {
 }
 
 TEST(PlanSm90, TokenTilesInMulticastPairs) {
-  // 96..128 tokens, K from kHopperTokenTilePairsMinK to kHopperTokenTilePairsMaxK:
-  // the two token tiles of each whole 64-row weight tile are a CTA pair sharing it,
-  // in one wave of pairs (64 of the 66 resident at N = 4096, 65 at N = 4152 whose
-  // last weight tile is 56 rows, 66 at N = 4224).
+  // 96..128 tokens, K past kHopperTokenTilePairsMinK (from it on two whole token
+  // tiles) up to kHopperTokenTilePairsMaxK: the two token tiles of each whole 64-row
+  // weight tile are a CTA pair sharing it, in one wave of pairs on at least 93% of
+  // the SMs (62 of the 66 resident at N = 3968, 64 at N = 4096, 65 at N = 4152
+  // whose last weight tile is 56 rows, 66 at N = 4224).
   for (int64_t M : {cake::kHopperTokenTilePairsMinM, int64_t{100}, int64_t{128}})
     for (int64_t K : {cake::kHopperTokenTilePairsMinK, int64_t{4112}, int64_t{5120}, cake::kHopperTokenTilePairsMaxK})
-      for (int64_t N : {4096, 4152, 4224}) {
+      for (int64_t N : {3968, 4096, 4152, 4224}) {
+        if (M != 128 && K == cake::kHopperTokenTilePairsMinK) continue;
         const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
         EXPECT_EQ(p.program, Program::kHopperSwap64x64) << M << " " << N << " " << K;
         EXPECT_EQ(p.tile_n, 64) << M << " " << N << " " << K;
@@ -308,7 +310,8 @@ TEST(PlanSm90, TokenTilesInMulticastPairs) {
       }
   // Fewer tokens, shorter or longer K: unpaired token tiles up to
   // kHopperTokenTilesMaxK, the split program past it.
-  for (auto [M, K] : {std::pair<int64_t, int64_t>{95, 4096}, {72, 4096}, {128, 2048}, {128, 4000}}) {
+  for (auto [M, K] : {std::pair<int64_t, int64_t>{95, 4096}, {72, 4096}, {96, 4096}, {127, 4096}, {128, 2048},
+                      {128, 4000}}) {
     const cake::Plan p = cake::plan(M, 4096, K, 128, Arch::SM90, 132);
     EXPECT_EQ(p.program, Program::kHopperSwap64x64) << M << " " << K;
     EXPECT_EQ(p.cluster_m, 1) << M << " " << K;
@@ -321,13 +324,14 @@ TEST(PlanSm90, TokenTilesInMulticastPairs) {
   EXPECT_EQ(cake::plan(128, 3584, 4096, 128, Arch::SM90, 132).tile_n, 56);
   EXPECT_EQ(cake::plan(128, 3584, 4096, 128, Arch::SM90, 132).cluster_m, 1);
   EXPECT_EQ(sm90_program(128, 3584, 5120), Program::kHopperSwap64x128);
+  EXPECT_EQ(sm90_program(128, 3840, 5120), Program::kHopperSwap64x128);  // 120 CTAs: 91%
 
   // 33..64 tokens from K = kHopperHalfTokenTilePairsMinK: the 32-token program on
   // two token tiles in pairs, where the pairs are one wave on at least
-  // kHopperTokenTilePairsMinFillPercent of the SMs (N = 3840: 120 CTAs of 132).
+  // kHopperTokenTilePairsMinFillPercent of the SMs (N = 3968: 124 CTAs of 132).
   for (int64_t M : {33, 48, 64})
     for (int64_t K : {cake::kHopperHalfTokenTilePairsMinK, int64_t{8192}, int64_t{16400}})
-      for (int64_t N : {3840, 4096, 4224}) {
+      for (int64_t N : {3968, 4096, 4224}) {
         const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
         EXPECT_EQ(p.program, Program::kHopperSwap64x32) << M << " " << N << " " << K;
         EXPECT_EQ(p.tile_n, 64) << M << " " << N << " " << K;
@@ -336,10 +340,10 @@ TEST(PlanSm90, TokenTilesInMulticastPairs) {
         EXPECT_EQ(p.cluster_m, 2) << M << " " << N << " " << K;
         EXPECT_EQ(p.grid, 2 * p.tiles_n) << M << " " << N << " " << K;
       }
-  // Shorter K, fewer SMs (N = 3712: 116 CTAs; N = 3584, 2048), 32 tokens or fewer:
+  // Shorter K, fewer SMs (N = 3840: 120 CTAs; N = 3584, 2048), 32 tokens or fewer:
   // as before.
   EXPECT_EQ(sm90_program(48, 4096, 4096), Program::kHopperSwap64x64);
-  for (int64_t N : {3712, 3584, 2048}) EXPECT_EQ(sm90_program(48, N, 8192), Program::kHopperSwap64x64) << N;
+  for (int64_t N : {3840, 3584, 2048}) EXPECT_EQ(sm90_program(48, N, 8192), Program::kHopperSwap64x64) << N;
   EXPECT_EQ(cake::plan(32, 4096, 8192, 128, Arch::SM90, 132).cluster_m, 1);
 }
 
