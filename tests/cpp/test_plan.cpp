@@ -290,6 +290,18 @@ TEST(PlanSm90, SmallTilesWhenFewTilesPastDecode) {
 }
 
 TEST(PlanSm90, TokenTilesInMulticastPairs) {
+  // One wave of pairs: two token tiles per whole 64-row weight tile, unsplit.
+  auto expect_pairs = [](int64_t M, int64_t N, int64_t K, Program program) {
+    const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
+    SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
+    EXPECT_EQ(p.program, program);
+    EXPECT_EQ(p.tile_n, 64);
+    EXPECT_EQ(p.tiles_m, 2);
+    EXPECT_EQ(p.split_k, 1);
+    EXPECT_EQ(p.cluster_m, 2);
+    EXPECT_EQ(p.waves, 1);
+    EXPECT_EQ(p.grid, 2 * p.tiles_n);
+  };
   // 96..128 tokens, K past kHopperTokenTilePairsMinK (from it on two whole token
   // tiles) up to kHopperTokenTilePairsMaxK: the two token tiles of each whole 64-row
   // weight tile are a CTA pair sharing it, in one wave of pairs on at least 93% of
@@ -299,14 +311,7 @@ TEST(PlanSm90, TokenTilesInMulticastPairs) {
     for (int64_t K : {cake::kHopperTokenTilePairsMinK, int64_t{4112}, int64_t{5120}, cake::kHopperTokenTilePairsMaxK})
       for (int64_t N : {3968, 4096, 4152, 4224}) {
         if (M != 128 && K == cake::kHopperTokenTilePairsMinK) continue;
-        const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
-        EXPECT_EQ(p.program, Program::kHopperSwap64x64) << M << " " << N << " " << K;
-        EXPECT_EQ(p.tile_n, 64) << M << " " << N << " " << K;
-        EXPECT_EQ(p.tiles_m, 2) << M << " " << N << " " << K;
-        EXPECT_EQ(p.split_k, 1) << M << " " << N << " " << K;
-        EXPECT_EQ(p.cluster_m, 2) << M << " " << N << " " << K;
-        EXPECT_EQ(p.waves, 1) << M << " " << N << " " << K;
-        EXPECT_EQ(p.grid, 2 * p.tiles_n) << M << " " << N << " " << K;
+        expect_pairs(M, N, K, Program::kHopperSwap64x64);
       }
   // Fewer tokens, shorter or longer K: unpaired token tiles up to
   // kHopperTokenTilesMaxK, the split program past it.
@@ -331,15 +336,7 @@ TEST(PlanSm90, TokenTilesInMulticastPairs) {
   // kHopperTokenTilePairsMinFillPercent of the SMs (N = 3968: 124 CTAs of 132).
   for (int64_t M : {33, 48, 64})
     for (int64_t K : {cake::kHopperHalfTokenTilePairsMinK, int64_t{8192}, int64_t{16400}})
-      for (int64_t N : {3968, 4096, 4224}) {
-        const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
-        EXPECT_EQ(p.program, Program::kHopperSwap64x32) << M << " " << N << " " << K;
-        EXPECT_EQ(p.tile_n, 64) << M << " " << N << " " << K;
-        EXPECT_EQ(p.tiles_m, 2) << M << " " << N << " " << K;
-        EXPECT_EQ(p.split_k, 1) << M << " " << N << " " << K;
-        EXPECT_EQ(p.cluster_m, 2) << M << " " << N << " " << K;
-        EXPECT_EQ(p.grid, 2 * p.tiles_n) << M << " " << N << " " << K;
-      }
+      for (int64_t N : {3968, 4096, 4224}) expect_pairs(M, N, K, Program::kHopperSwap64x32);
   // Shorter K, fewer SMs (N = 3840: 120 CTAs; N = 3584, 2048), 32 tokens or fewer:
   // as before.
   EXPECT_EQ(sm90_program(48, 4096, 4096), Program::kHopperSwap64x64);
