@@ -206,7 +206,7 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
   // it with a partial second one.
   const bool token_k = Shape::kBlockQ == 64
                            ? M >= kHopperTokenTilePairsMinM && K <= kHopperTokenTilePairsMaxK &&
-                                 (M % 64 == 0 ? K >= kHopperTokenTilePairsMinK : K > kHopperTokenTilePairsMinK)
+                                 (M % Shape::kBlockQ == 0 ? K >= kHopperTokenTilePairsMinK : K > kHopperTokenTilePairsMinK)
                            : Shape::kBlockQ == 32 && K >= kHopperHalfTokenTilePairsMinK;
   const bool token_tiles = swap && Shape::kBlockP == 64 && tiles_q == 2 && token_k && one_full_wave_of_pairs;
   const bool on = multicast == 2 || (multicast == 0 && possible && (wide || token_tiles));
