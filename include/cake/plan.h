@@ -197,6 +197,19 @@ inline constexpr int64_t kHopperWideTileMaxWorkPercentLongPromotion = 115;
 // when they leave the busiest SM at most this percentage of its K-block work (few
 // tiles: M = 256, N = 1024, K = 4096 is 16 tiles of 128 x 128, 64 of 64 x 64).
 inline constexpr int64_t kHopperSmallTileMaxWorkPercent = 50;
+// Where the shape rule's plan splits K over few tiles, up to this K: the 128 x 64
+// swap program whose 64-row side is the longer operand (fp8_hopper_swap_64x128
+// where N > M, fp8_hopper_swap_128x64 otherwise) unsplit, when its tiles are one
+// wave and leave the busiest SM no more K-block work: the split's hand-over is a
+// fixed cost a short K loop does not pay back. H200, 2026-12-01, r = 128, us, the
+// split 128 x 128 plan against that program (the other swap program in brackets):
+// M = 256, N = 4096: K = 2048 10.44 / 7.80 [8.42], K = 4096 12.98 / 10.74 [12.10],
+// K = 6144 16.16 / 14.13, K = 8192 19.47 / 19.11, K = 14336 29.33 / 29.08; M = 193,
+// N = 4224, K = 4096 13.04 / 10.69; M = 512, N = 2048: K = 4096 12.43 / 10.32
+// [10.98], K = 6144 15.41 / 13.64, K = 8192 18.24 / 19.80; M = 1024, N = 1024,
+// K = 4096 12.34 / 10.23 [10.45]; M = 2048, N = 512: K = 4096 12.26 / 10.32
+// [11.73], K = 6144 15.24 / 13.83, K = 8192 17.94 / 19.05.
+inline constexpr int64_t kHopperUnsplitSwapMaxK = 6144;
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs (at most the program's limit: 8 for the 64 x 64 and 64 x 16 swap
 // programs, 4 for the 128 x 64 and 64 x 128 ones, 2 for the others), the largest
@@ -283,6 +296,18 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
 // columns 25344-28671 as 104 tiles of 128 x 128, one.
 inline constexpr int64_t kHopperRegionMinGainPercent = 5;
 inline constexpr int64_t kHopperRegionSquareCostPercent = 110;
+// ... and 128 x 64 tiles of the swap programs (a second region of few tiles at
+// short K, kHopperUnsplitSwapMaxK) this percentage. Per element they measured
+// 145-152% (H200, 2026-12-01, r = 128, K = 4096, one wave each: 128 tiles of
+// 192 x 128 (M = 3072, N = 1024) 21.11 us, of 128 x 64 (M = 1024, N = 1024,
+// fp8_hopper_swap_128x64) 10.23, (M = 256, N = 4096, fp8_hopper_swap_64x128)
+// 10.74), but the region boundaries that 150 newly took measured no gain (the
+// second launch's fixed cost): M = 8192, N = 2048, K = 4096 118.7 -> 120.8 us,
+// M = 256, N = 28672, K = 6144 86.3 -> 87.0, M = 193, K = 4096 55.9 -> 56.1. At 200
+// the boundaries stay where the other programs put them and only the second
+// region's program changes: M = 4096, N = 1024, K = 4096 34.3 -> 31.8 us; M = 8192,
+// N = 512 37.8 -> 34.4.
+inline constexpr int64_t kHopperRegionSwapCostPercent = 200;
 // ... considered up to this many waves of the one program (past them a partial
 // last wave weighs little).
 inline constexpr int64_t kHopperRegionMaxWaves = 8;

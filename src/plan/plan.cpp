@@ -306,6 +306,15 @@ Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
     const int64_t work = busiest_sm_k_work(plan_sm90_program(small, M, N, K, num_sms), K);
     if (work <= limit && work < best) best = work, chosen = small;
   }
+  // Few tiles at short K: a split of the shape rule's tiles gives way to the swap
+  // program with the longer operand on its 64-row side, unsplit in one wave
+  // (kHopperUnsplitSwapMaxK).
+  if (chosen == by_shape && K <= kHopperUnsplitSwapMaxK &&
+      plan_sm90_program(by_shape, M, N, K, num_sms).split_k > 1) {
+    const Program swap = N > M ? Program::kHopperSwap64x128 : Program::kHopperSwap128x64;
+    const Plan q = plan_sm90_program(swap, M, N, K, num_sms);
+    if (q.split_k == 1 && q.waves == 1 && busiest_sm_k_work(q, K) <= best) chosen = swap;
+  }
   return chosen;
 }
 
@@ -354,11 +363,14 @@ void plan_blackwell(Plan& p, Arch arch, int64_t M, int64_t N, int64_t K, int num
 }
 
 // The busiest SM's output elements under a plan, weighted by its program's speed
-// per element (kHopperRegionSquareCostPercent); -1 for programs not weighed.
+// per element (kHopperRegionSquareCostPercent, kHopperRegionSwapCostPercent); -1
+// for programs not weighed.
 int64_t region_cost(const Plan& p) {
   const int64_t percent = p.program == Program::kHopper128x128 ? kHopperRegionSquareCostPercent
                           : p.program == Program::kHopper192x128 || p.program == Program::kHopperSwap192x128
                               ? 100
+                          : p.program == Program::kHopperSwap128x64 || p.program == Program::kHopperSwap64x128
+                              ? kHopperRegionSwapCostPercent
                               : -1;
   return percent < 0 ? -1 : p.waves * p.tile_m * p.tile_n * percent;
 }

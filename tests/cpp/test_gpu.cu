@@ -222,7 +222,14 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // 33..64 tokens at long K: fp8_hopper_swap_64x32 on two token
                                            // tiles (the second of 8 tokens) in pairs, the last weight
                                            // tile of 8 rows, a K tail
-                                           Shape{40, 3976, 6160, 64, false}),
+                                           Shape{40, 3976, 6160, 64, false},
+                                           // few 128 x 128 tiles at short K: unsplit in one wave
+                                           // instead, fp8_hopper_swap_64x128 (the second token tile
+                                           // of 72 tokens, the last weight tile of 8 rows, a K tail)
+                                           // and fp8_hopper_swap_128x64 (the last token tile of 56,
+                                           // the last weight tile of 120 rows)
+                                           Shape{200, 4104, 2064, 64, true},
+                                           Shape{2040, 504, 2064, 128, false}),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            const Shape& s = i.param;
                            return "M" + std::to_string(s.M) + "_N" + std::to_string(s.N) + "_K" +
@@ -296,20 +303,29 @@ void expect_regions_are_one_program(const Problem& p, const cake::Plan& regions,
 
 // Two row regions (plan.h kHopperRegionMinGainPercent): the head's program on
 // its rows, the rows past them planned and launched as a problem of their own
-// (with 16 SMs: rows 0-383 as 192 x 128 tiles, rows 384-599 as 128 x 128, tails in
-// N and K).
+// (with 16 SMs: rows 0-383 as 192 x 128 tiles, rows 384-599 as 128 x 128; rows
+// 0-575 as 192 x 128, rows 576-647 by fp8_hopper_swap_64x128 on 40-row weight
+// tiles; tails in N and K).
 TEST(Gpu, TwoRowRegionsAreTheOneProgramsOutput) {
   REQUIRE_SM90();
   const int sms = 16;
-  Problem p(600, 1000, 4160, 64, true, 4242);
-  const cake::Plan regions = cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, sms);
-  ASSERT_EQ(regions.program, cake::Program::kHopper192x128);
-  ASSERT_EQ(regions.head_m, 384);
-  ASSERT_EQ(cake::plan(p.M - regions.head_m, p.N, p.K, p.r, cake::Arch::SM90, sms).program,
-            cake::Program::kHopper128x128);
-  const cake::Plan one = cake::plan_sm90_program(cake::Program::kHopper192x128, p.M, p.N, p.K, sms);
-  ASSERT_EQ(one.head_m, p.M);
-  expect_regions_are_one_program(p, regions, one, sms);
+  struct Case {
+    Problem p;
+    int64_t head_m;
+    cake::Program rest;
+  };
+  for (const Case& c : {Case{Problem(600, 1000, 4160, 64, true, 4242), 384, cake::Program::kHopper128x128},
+                        Case{Problem(648, 1032, 4160, 128, false, 4343), 576, cake::Program::kHopperSwap64x128}}) {
+    const Problem& p = c.p;
+    SCOPED_TRACE(p.M);
+    const cake::Plan regions = cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, sms);
+    ASSERT_EQ(regions.program, cake::Program::kHopper192x128);
+    ASSERT_EQ(regions.head_m, c.head_m);
+    ASSERT_EQ(cake::plan(p.M - regions.head_m, p.N, p.K, p.r, cake::Arch::SM90, sms).program, c.rest);
+    const cake::Plan one = cake::plan_sm90_program(cake::Program::kHopper192x128, p.M, p.N, p.K, sms);
+    ASSERT_EQ(one.head_m, p.M);
+    expect_regions_are_one_program(p, regions, one, sms);
+  }
 }
 
 // Two column regions (the turned program's P tiles run along N): with 16 SMs,

@@ -68,7 +68,9 @@ TEST(PlanSm90, SmallMSwapsAB) {
   }
 
   for (int64_t M : {193, 256, 1024}) {
-    const cake::Plan p = cake::plan(M, 4096, 4096, 128, Arch::SM90, 132);
+    // (K = 8192: at K = 4096 the split 128 x 128 plans of 193 and 256 give way to
+    // the unsplit swap program, SmallTilesWhenFewTilesPastDecode.)
+    const cake::Plan p = cake::plan(M, 4096, 8192, 128, Arch::SM90, 132);
     EXPECT_EQ(p.program, Program::kHopper128x128) << M;
     EXPECT_FALSE(p.swap_ab);
     EXPECT_EQ(p.tile_m, 128);
@@ -254,7 +256,7 @@ TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
   EXPECT_EQ(sm90_program(64, cake::kHopperSwapNarrowMaxN + 8), Program::kHopperSwap64x64);
   EXPECT_EQ(sm90_program(64, 28672), Program::kHopperSwap64x64);
   EXPECT_EQ(sm90_program(65, 28672), Program::kHopper128x128);
-  EXPECT_EQ(sm90_program(128, cake::kHopperSwapNarrowMaxN + 8), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(128, cake::kHopperSwapNarrowMaxN + 8, 8192), Program::kHopper128x128);
   // 129..192 tokens on N <= 4096: 128-row weight tiles of 64 tokens, or 64 tokens x
   // 96 weight rows where those are one wave on more SMs than that plan uses.
   EXPECT_EQ(sm90_program(129, 4096), Program::kHopper64x96);  // 129 tiles against 96
@@ -272,8 +274,8 @@ TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
     EXPECT_EQ(p.split_k, 1);
     EXPECT_EQ(p.waves, 1);
   }
-  EXPECT_EQ(sm90_program(193, 4096), Program::kHopper128x128);
-  EXPECT_EQ(sm90_program(192, 4104), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(193, 4096, 8192), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(192, 4104, 8192), Program::kHopper128x128);
 }
 
 TEST(PlanSm90, SmallTilesWhenFewTilesPastDecode) {
@@ -282,9 +284,26 @@ TEST(PlanSm90, SmallTilesWhenFewTilesPastDecode) {
   EXPECT_EQ(sm90_program(256, 1024), Program::kHopperSwap64x64);
   EXPECT_EQ(sm90_program(256, 1024, 14336), Program::kHopperSwap64x64);
   EXPECT_EQ(sm90_program(512, 1024), Program::kHopperSwap64x64);  // half
-  // Equal work: the shape rule stays.
-  EXPECT_EQ(sm90_program(1024, 1024), Program::kHopper128x128);
-  EXPECT_EQ(sm90_program(512, 4096), Program::kHopper128x128);
+  // Equal work: the shape rule stays, unless it splits K up to kHopperUnsplitSwapMaxK:
+  // then the swap program with the longer operand on its 64-row side, unsplit in
+  // one wave.
+  EXPECT_EQ(sm90_program(512, 4096), Program::kHopper128x128);  // 128 tiles, unsplit
+  for (int64_t K : {int64_t{2048}, cake::kHopperUnsplitSwapMaxK}) {
+    for (auto [M, N] : {std::pair<int64_t, int64_t>{256, 4096}, {193, 4096}, {512, 2048}, {160, 4224}})
+      EXPECT_EQ(sm90_program(M, N, K), Program::kHopperSwap64x128) << M << " " << N << " " << K;
+    for (auto [M, N] : {std::pair<int64_t, int64_t>{1024, 1024}, {2048, 512}})
+      EXPECT_EQ(sm90_program(M, N, K), Program::kHopperSwap128x64) << M << " " << N << " " << K;
+  }
+  for (auto [M, N] : {std::pair<int64_t, int64_t>{256, 4096}, {1024, 1024}, {2048, 512}})
+    EXPECT_EQ(sm90_program(M, N, cake::kHopperUnsplitSwapMaxK + 128), Program::kHopper128x128) << M << " " << N;
+  // The GPU suite's shapes on this path: one wave of unsplit tiles.
+  for (auto [M, N, program] : {std::tuple{int64_t{200}, int64_t{4104}, Program::kHopperSwap64x128},
+                               std::tuple{int64_t{2040}, int64_t{504}, Program::kHopperSwap128x64}}) {
+    const cake::Plan p = cake::plan(M, N, 2064, 64, Arch::SM90, 132);
+    EXPECT_EQ(p.program, program) << M;
+    EXPECT_EQ(p.split_k, 1) << M;
+    EXPECT_EQ(p.waves, 1) << M;
+  }
   EXPECT_EQ(sm90_program(128, 4096, 8192), Program::kHopperSwap64x128);
   EXPECT_EQ(sm90_program(8192, 8192), Program::kHopper192x128);
 }
