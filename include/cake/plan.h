@@ -139,6 +139,23 @@ inline constexpr int64_t kHopperSwapWideMaxN = 4096;
 // (81 tiles against 120 CTAs) 9.48-9.77 / 9.77-10.57; N = 2304 (72 against 108)
 // 9.37-9.67 / 8.92-10.32. Past one wave too: M = 192, N = 6144 17.5 against 15.4
 // for the turned 192 x 128.
+// From K = kHopperSwapWideTokenTilesMinK on, both give way to the 64 x 128 swap
+// program (64-row weight tiles, the tokens as two token tiles of up to 128): per
+// K block it streams fewer bytes per output than 64 x 96 and 128 x 64 tiles.
+// H200, 2026-12-01, r = 128, us, best of two runs, the plan before against
+// swap_64x128 (unsplit from N = 3072, split-K pairs at 2048): M = 136 / 160 / 192,
+// N = 4096: K = 4096 10.64 / 10.64 / 10.75 against 10.32 / 10.40 / 10.51, K = 8192
+// 19.72 / 20.26 / 20.96 against 16.92 / 17.24 / 18.32, K = 14336 30.42 / 31.02 /
+// 31.30 against 27.10 / 27.35 / 27.82; N = 3072, K = 4096 10.20 / 10.55 / 11.04
+// against 9.82 / 9.86 / 9.93, K = 8192 17.55 / 18.89 / 19.45 against 15.69 / 15.77 /
+// 15.98; N = 2048, K = 4096 9.44 / 9.57 / 9.72 against 8.31 / 8.36 / 8.44. At
+// K = 2048 it mostly loses: N = 3072 7.02 / 7.08 / 7.04 against 7.50 / 7.57 / 7.60,
+// N = 4096 7.54 / 7.64 / 8.18 against 8.23 / 7.88 / 7.85.
+// Not on narrow tiles of 40 rows (3/8 of wgmma's 64 rows idle, and 128 tokens
+// each): N = 2560, M = 136 / 192, K = 4096 9.49 / 9.76 against 9.70 / 9.84, K = 8192
+// 14.33 / 14.68 against 15.39 / 15.61 (48 rows at N = 1536 and 3072 gained).
+inline constexpr int64_t kHopperSwapWideTokenTilesMinK = 4096;
+inline constexpr int kHopperSwapWideTokenTilesMinRows = 48;
 // Up to kHopperSwapNarrowMaxM tokens on at most kHopperSwapNarrowMaxN weight rows:
 // the swap program on 64-row weight tiles 128 tokens wide (twice the CTAs of
 // 128-row tiles, each weight tile read once).

@@ -237,9 +237,10 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
 //    64 x 64 tiles fill the SMs in one wave, those instead: no split-K hand-over
 //    (kHopperTokenTilesMaxK); up to kHopperTokenTilePairsMaxK where they run in
 //    multicast pairs (hopper_multicast).
-//  - Otherwise M <= 192 on N <= 4096: 128-row weight tiles, 64 tokens; or tiles of
-//    64 tokens x 96 weight rows (the weights on wgmma's N side) where those are one
-//    wave on more SMs than that plan (with its split) uses.
+//  - Otherwise M <= 192 on N <= 4096: from K = 4096 64-row weight tiles 128 tokens
+//    wide (kHopperSwapWideTokenTilesMinK); below, 128-row weight tiles, 64 tokens,
+//    or tiles of 64 tokens x 96 weight rows (the weights on wgmma's N side) where
+//    those are one wave on more SMs than that plan (with its split) uses.
 // From M = 4096 the three-consumer 192 x 128 program, always (H200, 2026-11-30,
 // M = 8192: 2-6% faster than the two-set 128 x 128 program).
 // Below that, 128 x 128 tiles unless the three-consumer program on 192-row tiles
@@ -268,6 +269,9 @@ Program choose_sm90_by_shape(int64_t M, int64_t N, int64_t K, int num_sms) {
     return token_tiles ? Program::kHopperSwap64x64 : Program::kHopperSwap64x128;
   }
   if (M <= kHopperSwapWideMaxM && N <= kHopperSwapWideMaxN) {
+    if (K >= kHopperSwapWideTokenTilesMinK &&
+        plan_sm90_program(Program::kHopperSwap64x128, M, N, K, num_sms).tile_n >= kHopperSwapWideTokenTilesMinRows)
+      return Program::kHopperSwap64x128;
     const int64_t tiles = ceil_div(M, 64) * ceil_div(N, 96);
     const bool more_ctas = tiles <= num_sms && tiles > plan_sm90_program(Program::kHopperSwap128x64, M, N, K, num_sms).grid;
     return more_ctas ? Program::kHopper64x96 : Program::kHopperSwap128x64;

@@ -211,6 +211,12 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // 8 rows, the last weight tile of 40 or 8)
                                            Shape{136, 4072, 400, 64, true},
                                            Shape{192, 3080, 272, 128, false},
+                                           // ... and from K = 4096 fp8_hopper_swap_64x128 on two token
+                                           // tiles (the second of 8 tokens): unsplit on 48-row weight
+                                           // tiles (the last of 8), and in split-K pairs (the second
+                                           // token tile of 56, the last weight tile of 8 rows)
+                                           Shape{136, 3080, 4112, 32, true},
+                                           Shape{184, 2056, 4112, 64, false},
                                            // 65..128 tokens at short K: fp8_hopper_swap_64x64 on two
                                            // token tiles (the second of 8 tokens), 48 weight rows
                                            Shape{72, 3080, 272, 128, false},

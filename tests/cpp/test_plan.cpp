@@ -257,16 +257,17 @@ TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
   EXPECT_EQ(sm90_program(64, 28672), Program::kHopperSwap64x64);
   EXPECT_EQ(sm90_program(65, 28672), Program::kHopper128x128);
   EXPECT_EQ(sm90_program(128, cake::kHopperSwapNarrowMaxN + 8, 8192), Program::kHopper128x128);
-  // 129..192 tokens on N <= 4096: 128-row weight tiles of 64 tokens, or 64 tokens x
-  // 96 weight rows where those are one wave on more SMs than that plan uses.
-  EXPECT_EQ(sm90_program(129, 4096), Program::kHopper64x96);  // 129 tiles against 96
-  EXPECT_EQ(sm90_program(192, 4096), Program::kHopper64x96);
-  EXPECT_EQ(sm90_program(192, 4096, 14336), Program::kHopper64x96);
-  EXPECT_EQ(sm90_program(160, 3072), Program::kHopper64x96);       // 96 against 72
-  EXPECT_EQ(sm90_program(160, 2560), Program::kHopperSwap128x64);  // 81 against 60 x split 2
-  EXPECT_EQ(sm90_program(192, 4096, 4096, 114), Program::kHopperSwap128x64);  // 129 tiles on 114 SMs
+  // 129..192 tokens on N <= 4096 below kHopperSwapWideTokenTilesMinK: 128-row
+  // weight tiles of 64 tokens, or 64 tokens x 96 weight rows where those are one
+  // wave on more SMs than that plan uses.
+  const int64_t short_k = cake::kHopperSwapWideTokenTilesMinK / 2;
+  EXPECT_EQ(sm90_program(129, 4096, short_k), Program::kHopper64x96);  // 129 tiles against 96
+  EXPECT_EQ(sm90_program(192, 4096, short_k), Program::kHopper64x96);
+  EXPECT_EQ(sm90_program(160, 3072, short_k), Program::kHopper64x96);       // 96 against 72
+  EXPECT_EQ(sm90_program(160, 2560, short_k), Program::kHopperSwap128x64);  // 81 against 60 x split 2
+  EXPECT_EQ(sm90_program(192, 4096, short_k, 114), Program::kHopperSwap128x64);  // 129 tiles on 114 SMs
   {
-    const cake::Plan p = cake::plan(192, 4096, 4096, 128, Arch::SM90, 132);
+    const cake::Plan p = cake::plan(192, 4096, short_k, 128, Arch::SM90, 132);
     EXPECT_EQ(p.tile_m, 64);
     EXPECT_EQ(p.tile_n, 96);
     EXPECT_FALSE(p.swap_ab);
@@ -274,6 +275,15 @@ TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
     EXPECT_EQ(p.split_k, 1);
     EXPECT_EQ(p.waves, 1);
   }
+  // From it on, 64-row weight tiles 128 tokens wide (two token tiles).
+  for (int64_t K : {cake::kHopperSwapWideTokenTilesMinK, int64_t{14336}})
+    for (auto [M, N] : {std::pair<int64_t, int64_t>{129, 4096}, {192, 4096}, {160, 3072}, {136, 2048}}) {
+      const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
+      EXPECT_EQ(p.program, Program::kHopperSwap64x128) << M << " " << N << " " << K;
+      EXPECT_EQ(p.tiles_m, 2) << M << " " << N << " " << K;
+    }
+  // ... but not on 40-row weight tiles.
+  EXPECT_EQ(sm90_program(160, 2560), Program::kHopperSwap128x64);
   EXPECT_EQ(sm90_program(193, 4096, 8192), Program::kHopper128x128);
   EXPECT_EQ(sm90_program(192, 4104, 8192), Program::kHopper128x128);
 }
@@ -715,8 +725,8 @@ TEST(Plan, RemembersPlansPerThreadAndReturnsWhatItComputes) {
           << p.M << " " << p.N << " " << p.K << " pass " << pass;
     }
   // The same problem on another SM count or architecture is another plan.
-  EXPECT_NE(cake::plan(192, 4096, 4096, 128, Arch::SM90, 132).program,
-            cake::plan(192, 4096, 4096, 128, Arch::SM90, 114).program);
+  EXPECT_NE(cake::plan(192, 4096, 2048, 128, Arch::SM90, 132).program,
+            cake::plan(192, 4096, 2048, 128, Arch::SM90, 114).program);
   EXPECT_NE(cake::plan(192, 4096, 4096, 128, Arch::SM90, 132).program,
             cake::plan(192, 4096, 4096, 128, Arch::SM100, 132).program);
 }
