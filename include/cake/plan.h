@@ -150,7 +150,11 @@ inline constexpr int64_t kHopperSwapWideMaxN = 4096;
 // against 9.82 / 9.86 / 9.93, K = 8192 17.55 / 18.89 / 19.45 against 15.69 / 15.77 /
 // 15.98; N = 2048, K = 4096 9.44 / 9.57 / 9.72 against 8.31 / 8.36 / 8.44. At
 // K = 2048 it mostly loses: N = 3072 7.02 / 7.08 / 7.04 against 7.50 / 7.57 / 7.60,
-// N = 4096 7.54 / 7.64 / 8.18 against 8.23 / 7.88 / 7.85.
+// N = 4096 7.54 / 7.64 / 8.18 against 8.23 / 7.88 / 7.85. Side by side with the
+// rule before, best of two runs, 36 shapes of M = 136 and 192, N = 768..4096,
+// K = 4096 and 8192: 0.922 of its times (0.790-1.024); it lost 1-2.4% at N = 1792,
+// K = 4096 (8.14 -> 8.32 at M = 136), N = 2816, K = 8192 (15.24 -> 15.60 at
+// M = 192) and N = 3328, K = 4096 (M = 136, 10.05 -> 10.24).
 // Not on narrow tiles of 40 rows (3/8 of wgmma's 64 rows idle, and 128 tokens
 // each): N = 2560, M = 136 / 192, K = 4096 9.49 / 9.76 against 9.70 / 9.84, K = 8192
 // 14.33 / 14.68 against 15.39 / 15.61 (48 rows at N = 1536 and 3072 gained).
