@@ -305,7 +305,8 @@ int64_t busiest_sm_k_work(const Plan& p, int64_t K) {
 Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   const Program by_shape = choose_sm90_by_shape(M, N, K, num_sms);
   if (M <= kHopperSwapMaxM) return by_shape;
-  int64_t best = busiest_sm_k_work(plan_sm90_program(by_shape, M, N, K, num_sms), K);
+  const Plan shape_plan = plan_sm90_program(by_shape, M, N, K, num_sms);
+  int64_t best = busiest_sm_k_work(shape_plan, K);
   const int64_t limit = best * kHopperSmallTileMaxWorkPercent / 100;
   Program chosen = by_shape;
   for (Program small : {Program::kHopperSwap64x64, Program::kHopperSwap128x64, Program::kHopperSwap64x128}) {
@@ -315,8 +316,7 @@ Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   // Few tiles at short K: a split of the shape rule's tiles gives way to the swap
   // program with the longer operand on its 64-row side, unsplit in one wave
   // (kHopperUnsplitSwapMaxK).
-  if (chosen == by_shape && K <= kHopperUnsplitSwapMaxK &&
-      plan_sm90_program(by_shape, M, N, K, num_sms).split_k > 1) {
+  if (chosen == by_shape && K <= kHopperUnsplitSwapMaxK && shape_plan.split_k > 1) {
     const Program swap = N > M ? Program::kHopperSwap64x128 : Program::kHopperSwap128x64;
     const Plan q = plan_sm90_program(swap, M, N, K, num_sms);
     if (q.split_k == 1 && q.waves == 1 && busiest_sm_k_work(q, K) <= best) chosen = swap;
