@@ -303,28 +303,35 @@ int g_force_multicast = 0;
 bool g_one_region = false;  // --one-region: the plan's program on all of out
 std::string g_force_program;
 
-void run_cake(const cake::MmFp8LoraArgs& x, cudaStream_t stream) {
-  if (!g_force_split && !g_force_rows && !g_force_promotion && !g_force_multicast && !g_one_region &&
-      g_force_program.empty())
-    return cake::mm_fp8_lora(x, stream);
-  int sms = 0;
-  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  cake::Program prog = cake::plan(x.M, x.N, x.K, x.r, cake::Arch::SM90, sms).program;
+bool forcing() {
+  return g_force_split || g_force_rows || g_force_promotion || g_force_multicast || g_one_region ||
+         !g_force_program.empty();
+}
+
+// The plan a forced run launches; throws cake::InvalidArgument where the forced
+// program or split cannot run the shape.
+cake::Plan forced_plan(int64_t M, int64_t N, int64_t K, int64_t r, int sms) {
+  cake::Program prog = cake::plan(M, N, K, r, cake::Arch::SM90, sms).program;
   for (cake::Program p : cake::sm90::kPrograms)
     if (g_force_program == cake::program_name(p)) prog = p;
-  cake::Plan plan;
   try {
-    plan = cake::plan_sm90_program(prog, x.M, x.N, x.K, sms, g_force_split, g_force_rows, g_force_promotion,
+    return cake::plan_sm90_program(prog, M, N, K, sms, g_force_split, g_force_rows, g_force_promotion,
                                    g_force_multicast);
   } catch (const cake::InvalidArgument& e) {
     if (g_force_multicast != 2) throw;
     static std::string said;
-    const std::string shape = std::to_string(x.M) + "," + std::to_string(x.N) + "," + std::to_string(x.K);
+    const std::string shape = std::to_string(M) + "," + std::to_string(N) + "," + std::to_string(K);
     if (said != shape) std::fprintf(stderr, "(%s: no multicast pairs: %s)\n", shape.c_str(), e.what());
     said = shape;
-    plan = cake::plan_sm90_program(prog, x.M, x.N, x.K, sms, g_force_split, g_force_rows, g_force_promotion, 0);
+    return cake::plan_sm90_program(prog, M, N, K, sms, g_force_split, g_force_rows, g_force_promotion, 0);
   }
-  cake::sm90::launch(plan, x, sms, stream);
+}
+
+void run_cake(const cake::MmFp8LoraArgs& x, cudaStream_t stream) {
+  if (!forcing()) return cake::mm_fp8_lora(x, stream);
+  int sms = 0;
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  cake::sm90::launch(forced_plan(x.M, x.N, x.K, x.r, sms), x, sms, stream);
 }
 
 double geomean(const std::vector<double>& v) {
@@ -481,6 +488,16 @@ int run_bench(int argc, char** argv) {
     const int64_t N = nk.first, K = nk.second;
     for (int64_t M : Ms) {
       const int64_t rmax = *std::max_element(Rs.begin(), Rs.end());
+      if (forcing()) {
+        // A sweep over shapes goes on past those the forced program cannot run.
+        try {
+          forced_plan(M, N, K, rmax, prop.multiProcessorCount);
+        } catch (const cake::InvalidArgument& e) {
+          std::printf("%6lld %6lld %6lld skipped: %s\n", static_cast<long long>(M), static_cast<long long>(N),
+                      static_cast<long long>(K), e.what());
+          continue;
+        }
+      }
       const double set_bytes = double(M) * K + double(N) * K + 2.0 * (M + N) * rmax + 2.0 * M * N;
       const int nsets = std::max<int>(2, int(std::ceil(2.0 * l2 / set_bytes)) + 1);
       std::vector<Set> sets(nsets);
