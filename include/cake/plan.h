@@ -284,8 +284,10 @@ inline constexpr int64_t kHopperMulticastMinWaves = 3;
 // ulp + 1e-3 of the output's rms), worst over 6 x 16M outputs of the GPU tests'
 // inputs: K = 1024 1.171 (fails, as cuBLASLt does; every 64 K: 0.560), 2048 0.880,
 // 3072 0.764, 4096 0.792, 8192 0.604, 16400 0.616, 65536 0.506
-// (bench/accuracy_torch.py).
-inline constexpr int64_t kHopperLongPromotionMinK = 4096;
+// (bench/accuracy_torch.py). From 3072 on since version 36 (4096 before), with
+// the margin K = 4096 had: serving shapes at K = 3584 (Qwen2.5-7B's hidden size,
+// Llama-3-70B's down projection over 8 GPUs) were 1.29-1.42x cuBLASLt.
+inline constexpr int64_t kHopperLongPromotionMinK = 3072;
 
 // The plan of one given Hopper program for a problem: what plan() does once it
 // has chosen the program (tiles, split-K, grid). split 0 lets the plan choose

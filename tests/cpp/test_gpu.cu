@@ -251,7 +251,13 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // and fp8_hopper_swap_128x64 (the last token tile of 56,
                                            // the last weight tile of 120 rows)
                                            Shape{200, 4104, 2064, 64, true},
-                                           Shape{2040, 504, 2064, 128, false}),
+                                           Shape{2040, 504, 2064, 128, false},
+                                           // promotion every 128 K from K = 3072 (version 36), under
+                                           // the full bar: at the threshold (fp8_hopper_swap_64x128,
+                                           // 40-row weight tiles, tails in M and N) and past it with a
+                                           // K tail (fp8_hopper_128x128)
+                                           Shape{520, 1032, 3072, 128, true},
+                                           Shape{1100, 1544, 3600, 64, false}),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            const Shape& s = i.param;
                            return "M" + std::to_string(s.M) + "_N" + std::to_string(s.N) + "_K" +
