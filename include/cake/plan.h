@@ -38,8 +38,8 @@ enum class Program {
   // consumer warpgroups of 64 tokens each.
   kHopperSwap64x128,
   // SM90, mid-size M: three consumer warpgroups on 192 weight rows x 128 tokens,
-  // when that tiling leaves the busiest SM no more than 105% (115% from
-  // K = 4096 on) of the work of 128 x 128 tiles (kHopperWideTileMaxWorkPercent,
+  // when that tiling leaves the busiest SM no more than 105% (115% where it
+  // promotes every 128 K, kHopperLongPromotionMinK) of the work of 128 x 128 tiles (kHopperWideTileMaxWorkPercent,
   // ...LongPromotion) and less than 192 x 128.
   kHopperSwap192x128,
   // SM90, 129..192 tokens: one consumer warpgroup on 64 tokens x 96 weight rows
