@@ -231,6 +231,18 @@ inline constexpr int64_t kHopperSmallTileMaxWorkPercent = 50;
 // K = 4096 12.34 / 10.23 [10.45]; M = 2048, N = 512: K = 4096 12.26 / 10.32
 // [11.73], K = 6144 15.24 / 13.83, K = 8192 17.94 / 19.05.
 inline constexpr int64_t kHopperUnsplitSwapMaxK = 6144;
+
+// The other way round at long K: where the shape rule's 128 x 128 tiles are one
+// partial wave unsplit, from this K the three-consumer 192 x 128 program with its
+// split (CTA pairs over tiles that fit the resident pairs) when it leaves the
+// busiest SM at most kHopperSplitWideTileMaxWorkPercent of the K-block work: the
+// split's hand-over is paid back by a long K loop (serving-shape scan, version
+// 36's session, H200, r = 128, us, the 128 x 128 plan / 192 x 128 forced:
+// M = 384, N = 3584, K = 18944 54.79 / 45.33; M = 320, N = 4096, K = 14336
+// 41.49 / 37.19; M = 512, N = 2560, K = 8192 26.00 / 23.83; at K = 4096 it lost:
+// M = 320, N = K = 4096 14.81 / 16.48).
+inline constexpr int64_t kHopperSplitWideTileMinK = 8192;
+inline constexpr int64_t kHopperSplitWideTileMaxWorkPercent = 80;
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs (at most the program's limit: 8 for the 64 x 64 and 64 x 16 swap
 // programs, 4 for the 128 x 64 and 64 x 128 ones, 2 for the others), the largest

@@ -321,6 +321,14 @@ Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
     const Plan q = plan_sm90_program(swap, M, N, K, num_sms);
     if (q.split_k == 1 && q.waves == 1 && busiest_sm_k_work(q, K) <= best) chosen = swap;
   }
+  // One partial wave of 128 x 128 tiles at long K: the 192 x 128 program split
+  // (kHopperSplitWideTileMinK).
+  if (chosen == Program::kHopper128x128 && K >= kHopperSplitWideTileMinK && shape_plan.split_k == 1 &&
+      shape_plan.waves == 1) {
+    const Plan q = plan_sm90_program(Program::kHopper192x128, M, N, K, num_sms);
+    if (q.split_k > 1 && busiest_sm_k_work(q, K) * 100 <= best * kHopperSplitWideTileMaxWorkPercent)
+      chosen = Program::kHopper192x128;
+  }
   return chosen;
 }
 

@@ -257,7 +257,12 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // 40-row weight tiles, tails in M and N) and past it with a
                                            // K tail (fp8_hopper_128x128)
                                            Shape{520, 1032, 3072, 128, true},
-                                           Shape{1100, 1544, 3600, 64, false}),
+                                           Shape{1100, 1544, 3600, 64, false},
+                                           // one partial wave of 128 x 128 tiles at long K: 192 x 128
+                                           // in split-K pairs instead (version 37), tails in every
+                                           // dimension, the P operand shorter than one tile in the second
+                                           Shape{300, 4104, 8208, 64, true},
+                                           Shape{136, 7176, 8208, 32, false}),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            const Shape& s = i.param;
                            return "M" + std::to_string(s.M) + "_N" + std::to_string(s.N) + "_K" +

@@ -749,4 +749,23 @@ TEST(Arch, Names) {
     EXPECT_FALSE(cake::arch_from_compute_capability(major, minor).has_value()) << major << "." << minor;
 }
 
+// One partial wave of 128 x 128 tiles unsplit at long K: the 192 x 128 program in
+// split-K pairs where that leaves the busiest SM at most 80% of the K-block work
+// (kHopperSplitWideTileMinK); not below K = 8192, and not where 192 x 128 tiles are
+// more than the resident pairs (no split: the grid's M = 512, N = 4096, K = 14336).
+TEST(PlanSm90, SplitWideTilesForOnePartialWaveAtLongK) {
+  for (int64_t K : {cake::kHopperSplitWideTileMinK, int64_t{14336}, int64_t{18944}}) {
+    const cake::Plan p = cake::plan(320, 4096, K, 128, Arch::SM90, 132);
+    EXPECT_EQ(name(p), "fp8_hopper_192x128") << K;
+    EXPECT_EQ(p.split_k, 2) << K;
+    EXPECT_EQ(p.grid, 128) << K;
+  }
+  EXPECT_EQ(sm90_program(320, 4096, cake::kHopperSplitWideTileMinK - 16), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(512, 4096, 14336), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(136, 7176, 8208), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(300, 4104, 8208), Program::kHopper192x128);
+  // 128 x 128 tiles in two waves keep their plan.
+  EXPECT_EQ(sm90_program(512, 8192, 8192), Program::kHopper128x128);
+}
+
 }  // namespace
