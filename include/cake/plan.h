@@ -39,8 +39,9 @@ enum class Program {
   kHopperSwap64x128,
   // SM90, mid-size M: three consumer warpgroups on 192 weight rows x 128 tokens,
   // when that tiling leaves the busiest SM no more than 105% (115% where it
-  // promotes every 128 K, kHopperLongPromotionMinK) of the work of 128 x 128 tiles (kHopperWideTileMaxWorkPercent,
-  // ...LongPromotion) and less than 192 x 128.
+  // promotes every 128 K, kHopperLongPromotionMinK) of the work of 128 x 128
+  // tiles (kHopperWideTileMaxWorkPercent, ...LongPromotion) and less than
+  // 192 x 128.
   kHopperSwap192x128,
   // SM90, 129..192 tokens: one consumer warpgroup on 64 tokens x 96 weight rows
   // (weights on wgmma's N side).
@@ -243,6 +244,7 @@ inline constexpr int64_t kHopperUnsplitSwapMaxK = 6144;
 // M = 320, N = K = 4096 14.81 / 16.48).
 inline constexpr int64_t kHopperSplitWideTileMinK = 8192;
 inline constexpr int64_t kHopperSplitWideTileMaxWorkPercent = 80;
+
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs (at most the program's limit: 8 for the 64 x 64 and 64 x 16 swap
 // programs, 4 for the 128 x 64 and 64 x 128 ones, 2 for the others), the largest

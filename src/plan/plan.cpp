@@ -301,7 +301,9 @@ int64_t busiest_sm_k_work(const Plan& p, int64_t K) {
 // N = 512: 6.30 against 12.42; N = 1024, K = 14336: 15.15 against 27.30; at equal
 // work, M = 1024, N = 1024, swap 64 x 64 is 25% slower than swap 128 x 64). At
 // equal work they take over where the shape rule splits K at short K
-// (kHopperUnsplitSwapMaxK).
+// (kHopperUnsplitSwapMaxK). The other way round, one partial wave of 128 x 128
+// tiles unsplit at long K gives way to 192 x 128 tiles split in CTA pairs
+// (kHopperSplitWideTileMinK).
 Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   const Program by_shape = choose_sm90_by_shape(M, N, K, num_sms);
   if (M <= kHopperSwapMaxM) return by_shape;
