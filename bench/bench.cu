@@ -389,6 +389,16 @@ int run_bench(int argc, char** argv) {
       Ms = {1, 64, 512, 4096};
       NKs = {{4096, 4096}, {28672, 4096}, {4096, 14336}};
       Rs = {128};
+    } else if (arg == "--serving") {
+      // Between the grid's points: batch sizes past decode on the projections of
+      // serving models: Llama-3-8B (qkv, o, gate_up, down), Llama-3-70B over 8
+      // GPUs (qkv, o, gate_up, down) and over 4 (qkv, o, gate_up, down),
+      // Qwen2.5-7B (qkv, gate_up, down). 195 shapes, r = 128.
+      Ms = {96, 128, 160, 192, 256, 320, 384, 512, 768, 1024, 1536, 2048, 3072};
+      NKs = {{6144, 4096}, {4096, 4096}, {28672, 4096}, {4096, 14336}, {1280, 8192}, {8192, 1024},
+             {7168, 8192}, {8192, 3584}, {2560, 8192}, {8192, 2048}, {14336, 8192}, {8192, 7168},
+             {4608, 3584}, {37888, 3584}, {3584, 18944}};
+      Rs = {128};
     } else if (arg == "--reps") reps = std::stoi(next());
 
     else if (arg == "--out") out_dir = next();
@@ -415,7 +425,8 @@ int run_bench(int argc, char** argv) {
       std::string programs;
       for (cake::Program p : cake::sm90::kPrograms)
         programs += std::string(programs.empty() ? "" : "|") + cake::program_name(p);
-      std::printf("usage: cake_bench [--quick] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K] [--r 32,64,128]\n"
+      std::printf("usage: cake_bench [--quick | --serving] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K]\n"
+                  "                  [--r 32,64,128]\n"
                   "                  [--reps 15] [--out results]\n"
                   "experiments: [--program %s]\n"
                   "             [--split S] [--rows R] [--promote 64|128] [--multicast 1|2] [--one-region] [--occupancy]\n"
