@@ -46,6 +46,13 @@ enum class Program {
   // SM90, 129..192 tokens: one consumer warpgroup on 64 tokens x 96 weight rows
   // (weights on wgmma's N side).
   kHopper64x96,
+  // SM90, past decode: the swap program on token tiles of 80 or 96, on 128 weight
+  // rows (two consumer warpgroups) or 64 (one), whose tiles fill one wave where the
+  // fixed-width tiles leave it partly empty.
+  kHopperSwap128x80,
+  kHopperSwap128x96,
+  kHopperSwap64x80,
+  kHopperSwap64x96,
   // Blackwell (SM100 / SM103): static persistent program on CTA-pair tiles.
   kBlackwellStatic,
   // Blackwell: dynamic tile scheduler with the blocked raster, long large-K runs.
@@ -244,6 +251,26 @@ inline constexpr int64_t kHopperUnsplitSwapMaxK = 6144;
 // M = 320, N = K = 4096 14.81 / 16.48).
 inline constexpr int64_t kHopperSplitWideTileMinK = 8192;
 inline constexpr int64_t kHopperSplitWideTileMaxWorkPercent = 80;
+
+// Token tiles fitted to the tokens, for kHopperFittedTokenTilesMinM < M <=
+// kHopperFittedTokenTilesMaxM: the swap programs on
+// 80 or 96 tokens (fp8_hopper_swap_128x80 / _128x96 in place of the 128 x 128 and
+// 192-row programs, fp8_hopper_swap_64x80 / _64x96 in place of the 64-row swap
+// programs; in CTA pairs sharing each weight tile where the pairs take no more
+// waves) when they leave the busiest SM at most
+// kHopperFittedTokenTilesMaxWorkPercent of the chosen plan's K-block work.
+// The fixed widths leave the last wave partly empty between the grid's points
+// (serving-shape scan, H200, r = 128, us, the plan before / fitted: M = 320,
+// N = K = 4096 14.86 / 12.27 (128 tiles of 128 weight rows x 80 tokens in pairs,
+// against 96 of 128 x 128); M = 160, N = 8192, K = 2048 12.42 / 10.40; M = 160,
+// N = 4096, K = 14336 26.81 / 22.46 (64 x 80, against 64 x 128 tiles); M = 192,
+// N = 6144, K = 4096 15.41 / 13.44). At 83% of the work they won at long K and
+// lost by up to 7% at K <= 2048 (M = 320, N = 8192, K = 1024: 10.60 / 11.33).
+// Not up to 128 tokens, where the 64- and 128-token tiles fit (at 96 tokens the
+// fitted tiles measured 0.94-1.02 of the plan's time).
+inline constexpr int64_t kHopperFittedTokenTilesMinM = 128;
+inline constexpr int64_t kHopperFittedTokenTilesMaxM = 1024;
+inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercent = 80;
 
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs (at most the program's limit: 8 for the 64 x 64 and 64 x 16 swap

@@ -209,7 +209,11 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
                                  (M % Shape::kBlockQ == 0 ? K >= kHopperTokenTilePairsMinK : K > kHopperTokenTilePairsMinK)
                            : Shape::kBlockQ == 32 && K >= kHopperHalfTokenTilePairsMinK;
   const bool token_tiles = swap && Shape::kBlockP == 64 && tiles_q == 2 && token_k && one_full_wave_of_pairs;
-  const bool on = multicast == 2 || (multicast == 0 && possible && (wide || token_tiles));
+  // Fitted token tiles (80 or 96 tokens): in pairs wherever the pairs take no
+  // more waves than single CTAs would.
+  const bool fitted = swap && (Shape::kBlockQ == 80 || Shape::kBlockQ == 96) &&
+                      ceil_div(tiles_p * ceil_div(tiles_q, 2), std::max<int64_t>(clusters, 1)) <= p.waves;
+  const bool on = multicast == 2 || (multicast == 0 && possible && (wide || token_tiles || fitted));
   if (!on) return;
   (swap ? p.cluster_m : p.cluster_n) = 2;
   const int64_t pairs = tiles_p * ceil_div(tiles_q, 2);
@@ -330,6 +334,26 @@ Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
     const Plan q = plan_sm90_program(Program::kHopper192x128, M, N, K, num_sms);
     if (q.split_k > 1 && busiest_sm_k_work(q, K) * 100 <= best * kHopperSplitWideTileMaxWorkPercent)
       chosen = Program::kHopper192x128;
+  }
+  // Token tiles fitted to the tokens (kHopperFittedTokenTilesMaxM): the program on
+  // 80 or 96 tokens with the rows of the chosen one (128 weight rows in place of
+  // the 128- and 192-row programs, 64 in place of the 64-row ones) that leaves the
+  // busiest SM the least K-block work, when that is at most
+  // kHopperFittedTokenTilesMaxWorkPercent of the chosen plan's.
+  if (M > kHopperFittedTokenTilesMinM && M <= kHopperFittedTokenTilesMaxM) {
+    const bool wide = chosen == Program::kHopper128x128 || chosen == Program::kHopper192x128 ||
+                      chosen == Program::kHopperSwap192x128;
+    const bool narrow = chosen == Program::kHopperSwap64x64 || chosen == Program::kHopperSwap64x128;
+    if (wide || narrow) {
+      int64_t limit = busiest_sm_k_work(plan_sm90_program(chosen, M, N, K, num_sms), K) *
+                      kHopperFittedTokenTilesMaxWorkPercent / 100;
+      const Program fitted_wide[] = {Program::kHopperSwap128x80, Program::kHopperSwap128x96};
+      const Program fitted_narrow[] = {Program::kHopperSwap64x80, Program::kHopperSwap64x96};
+      for (Program fitted : wide ? fitted_wide : fitted_narrow) {
+        const int64_t work = busiest_sm_k_work(plan_sm90_program(fitted, M, N, K, num_sms), K);
+        if (work <= limit) limit = work, chosen = fitted;
+      }
+    }
   }
   return chosen;
 }
@@ -487,6 +511,10 @@ const char* program_name(Program program) {
     case Program::kHopperSwap64x128: return "fp8_hopper_swap_64x128";
     case Program::kHopperSwap192x128: return "fp8_hopper_swap_192x128";
     case Program::kHopper64x96: return "fp8_hopper_64x96";
+    case Program::kHopperSwap128x80: return "fp8_hopper_swap_128x80";
+    case Program::kHopperSwap128x96: return "fp8_hopper_swap_128x96";
+    case Program::kHopperSwap64x80: return "fp8_hopper_swap_64x80";
+    case Program::kHopperSwap64x96: return "fp8_hopper_swap_64x96";
     case Program::kBlackwellStatic: return "fp8_blackwell_static";
     case Program::kBlackwellL2Point: return "fp8_blackwell_l2_point";
     case Program::kBlackwellTileM: return "fp8_blackwell_tile_m";

@@ -103,6 +103,16 @@ using ShapeSwap192x128 = ProgramShape<192, 128, true>;
 // it fills the SMs in one wave (M = 192, N = 4096: 129 tiles) and the 128-row
 // swap program leaves a third of them idle (96 tiles).
 using Shape64x96 = ProgramShape<64, 96, false>;
+// Token tiles fitted to the tokens: the swap programs on 80 or 96 tokens, on 128
+// weight rows (two consumer warpgroups) or 64 (one). Past decode the tiles of a
+// fixed width leave the last wave partly empty: M = 320, N = 4096 is 96 tiles of
+// 128 x 128 on 132 SMs, and 128 of 128 weight rows x 80 tokens, one wave on
+// nearly every SM with 5/8 of the work each; M = 160 and 192 on N = 4096 are 128
+// tiles of 64 weight rows x 80 / 96 tokens.
+using ShapeSwap128x80 = ProgramShape<128, 80, true>;
+using ShapeSwap128x96 = ProgramShape<128, 96, true>;
+using ShapeSwap64x80 = ProgramShape<64, 80, true>;
+using ShapeSwap64x96 = ProgramShape<64, 96, true>;
 
 
 // Every Hopper program: its enumerator in cake::Program (cake/plan.h) and its
@@ -118,7 +128,11 @@ using Shape64x96 = ProgramShape<64, 96, false>;
   X(kHopperSwap64x32, ShapeSwap64x32)   \
   X(kHopperSwap64x128, ShapeSwap64x128) \
   X(kHopperSwap192x128, ShapeSwap192x128) \
-  X(kHopper64x96, Shape64x96)
+  X(kHopper64x96, Shape64x96)           \
+  X(kHopperSwap128x80, ShapeSwap128x80) \
+  X(kHopperSwap128x96, ShapeSwap128x96) \
+  X(kHopperSwap64x80, ShapeSwap64x80)   \
+  X(kHopperSwap64x96, ShapeSwap64x96)
 
 // Tiles walk this many tiles along M before moving along N (grouped raster):
 // CTAs resident together share both operands in L2.

@@ -15,6 +15,7 @@
 #include <cute/arch/copy_sm90_tma.hpp>
 #include <cute/arch/mma_sm90_desc.hpp>
 #include <cute/arch/mma_sm90_gmma.hpp>
+#include <cute/arch/mma_sm90_gmma_ext.hpp>  // the n = 80 atoms
 #include <cutlass/arch/barrier.h>
 #include <cutlass/arch/reg_reconfig.h>
 
@@ -65,6 +66,10 @@ template <> struct MmaOps<32> {
 template <> struct MmaOps<64> {
   using Fp8 = gmma::MMA_64x64x32_F32E4M3E4M3_SS_TN<>;
   using Bf16 = gmma::MMA_64x64x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
+};
+template <> struct MmaOps<80> {
+  using Fp8 = gmma::MMA_64x80x32_F32E4M3E4M3_SS_TN<>;
+  using Bf16 = gmma::MMA_64x80x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
 };
 template <> struct MmaOps<96> {
   using Fp8 = gmma::MMA_64x96x32_F32E4M3E4M3_SS_TN<>;

@@ -228,9 +228,10 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            Shape{136, 4072, 400, 64, true},
                                            Shape{192, 3080, 272, 128, false},
                                            // ... and from K = 4096 fp8_hopper_swap_64x128 on two token
-                                           // tiles (the second of 8 tokens): unsplit on 48-row weight
-                                           // tiles (the last of 8), and in split-K pairs (the second
-                                           // token tile of 56, the last weight tile of 8 rows)
+                                           // tiles (the second of 8 tokens), unsplit on 48-row weight
+                                           // tiles (the last of 8); fp8_hopper_swap_64x96 in split-K
+                                           // pairs (the second token tile of 88, the last weight tile
+                                           // of 8 rows)
                                            Shape{136, 3080, 4112, 32, true},
                                            Shape{184, 2056, 4112, 64, false},
                                            // 65..128 tokens at short K: fp8_hopper_swap_64x64 on two
@@ -262,7 +263,20 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // in split-K pairs instead (version 37), tails in every
                                            // dimension, the P operand shorter than one tile in the second
                                            Shape{300, 4104, 8208, 64, true},
-                                           Shape{136, 7176, 8208, 32, false}),
+                                           Shape{136, 7176, 8208, 32, false},
+                                           // token tiles fitted to the tokens (version 38), tails in
+                                           // every dimension: 128 weight rows x 80 tokens in pairs
+                                           // (the last token tile of 72, the last weight tile of 8
+                                           // rows); x 96 in pairs (the last of 88); x 96 unpaired (the
+                                           // last token tile of 58, the last weight tile of 120 rows);
+                                           // 64 weight rows x 80 tokens in pairs at long K (the last
+                                           // token tile of 72, the last weight tile of 8 rows); x 96
+                                           // in pairs (the last of 88)
+                                           Shape{312, 4104, 4112, 128, true},
+                                           Shape{376, 4104, 4112, 64, false},
+                                           Shape{250, 4600, 3600, 64, true},
+                                           Shape{152, 4040, 14352, 32, true},
+                                           Shape{184, 4104, 4112, 128, false}),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            const Shape& s = i.param;
                            return "M" + std::to_string(s.M) + "_N" + std::to_string(s.N) + "_K" +
@@ -487,6 +501,11 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuSplitKWalk,
                                            Walk{cake::Program::kHopper128x128, 300, 24 * 128 - 8},
                                            Walk{cake::Program::kHopper192x128, 300, 35 * 128 - 8},
                                            Walk{cake::Program::kHopper64x96, 100, 70 * 96 - 8},
+                                           // token tiles of 80 / 96, the last one partial
+                                           Walk{cake::Program::kHopperSwap128x80, 150, 70 * 128 - 8},
+                                           Walk{cake::Program::kHopperSwap128x96, 180, 70 * 128 - 8},
+                                           Walk{cake::Program::kHopperSwap64x80, 75, 70 * 64 - 24},
+                                           Walk{cake::Program::kHopperSwap64x96, 90, 70 * 64 - 24},
                                            // narrow tiles of 40 and 56 weight rows
                                            Walk{cake::Program::kHopperSwap64x16, 13, 70 * 40 - 24, 40},
                                            Walk{cake::Program::kHopperSwap64x64, 37, 70 * 56 - 24, 56},

@@ -275,17 +275,24 @@ TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
     EXPECT_EQ(p.split_k, 1);
     EXPECT_EQ(p.waves, 1);
   }
-  // From it on, 64-row weight tiles 128 tokens wide (two token tiles).
+  // From it on, 64-row weight tiles on two token tiles: 128 tokens wide, or since
+  // version 38 fitted to the tokens (80 up to 160 tokens, 96 up to 192).
   for (int64_t K : {cake::kHopperSwapWideTokenTilesMinK, int64_t{14336}})
     for (auto [M, N] : {std::pair<int64_t, int64_t>{129, 4096}, {192, 4096}, {160, 3072}, {136, 2048}}) {
       const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
-      EXPECT_EQ(p.program, Program::kHopperSwap64x128) << M << " " << N << " " << K;
+      const Program fitted = M <= 160 ? Program::kHopperSwap64x80 : Program::kHopperSwap64x96;
+      EXPECT_TRUE(p.program == Program::kHopperSwap64x128 || p.program == fitted) << M << " " << N << " " << K;
+      EXPECT_TRUE(p.swap_ab) << M << " " << N << " " << K;
+      EXPECT_LE(p.tile_n, 64) << M << " " << N << " " << K;
       EXPECT_EQ(p.tiles_m, 2) << M << " " << N << " " << K;
     }
+  EXPECT_EQ(sm90_program(192, 4096, 14336), Program::kHopperSwap64x96);
   // ... but not on 40-row weight tiles.
   EXPECT_EQ(sm90_program(160, 2560), Program::kHopperSwap128x64);
   EXPECT_EQ(sm90_program(193, 4096, 8192), Program::kHopper128x128);
-  EXPECT_EQ(sm90_program(192, 4104, 8192), Program::kHopper128x128);
+  // 66 tiles of 128 x 128 (with split 2), or since version 38 of 128 weight rows x 96
+  // tokens in 33 pairs: 3/4 of the work.
+  EXPECT_EQ(sm90_program(192, 4104, 8192), Program::kHopperSwap128x96);
 }
 
 TEST(PlanSm90, SmallTilesWhenFewTilesPastDecode) {
@@ -299,8 +306,10 @@ TEST(PlanSm90, SmallTilesWhenFewTilesPastDecode) {
   // one wave.
   EXPECT_EQ(sm90_program(512, 4096), Program::kHopper128x128);  // 128 tiles, unsplit
   for (int64_t K : {int64_t{2048}, cake::kHopperUnsplitSwapMaxK}) {
-    for (auto [M, N] : {std::pair<int64_t, int64_t>{256, 4096}, {193, 4096}, {512, 2048}, {160, 4224}})
+    for (auto [M, N] : {std::pair<int64_t, int64_t>{256, 4096}, {193, 4096}, {512, 2048}})
       EXPECT_EQ(sm90_program(M, N, K), Program::kHopperSwap64x128) << M << " " << N << " " << K;
+    // 160 tokens: two token tiles of 80 since version 38 (5/8 of the work).
+    EXPECT_EQ(sm90_program(160, 4224, K), Program::kHopperSwap64x80) << K;
     for (auto [M, N] : {std::pair<int64_t, int64_t>{1024, 1024}, {2048, 512}})
       EXPECT_EQ(sm90_program(M, N, K), Program::kHopperSwap128x64) << M << " " << N << " " << K;
   }
@@ -602,7 +611,7 @@ TEST(PlanSm90, PromotionEvery128KFromLongK) {
 
 TEST(PlanSm90, RankDoesNotChangeTheProgram) {
   for (int64_t r : {0, 32, 64, 128})
-    EXPECT_EQ(name(cake::plan(300, 4096, 4096, r, Arch::SM90, 132)), "fp8_hopper_128x128");
+    EXPECT_EQ(name(cake::plan(300, 4096, 4096, r, Arch::SM90, 132)), "fp8_hopper_swap_128x80");
 }
 
 // ---------------------------------------------------------------- Blackwell
@@ -760,12 +769,56 @@ TEST(PlanSm90, SplitWideTilesForOnePartialWaveAtLongK) {
     EXPECT_EQ(p.split_k, 2) << K;
     EXPECT_EQ(p.grid, 128) << K;
   }
-  EXPECT_EQ(sm90_program(320, 4096, cake::kHopperSplitWideTileMinK - 16), Program::kHopper128x128);
+  // Below it, since version 38, tiles of 128 weight rows x 80 tokens.
+  EXPECT_EQ(sm90_program(320, 4096, cake::kHopperSplitWideTileMinK - 16), Program::kHopperSwap128x80);
   EXPECT_EQ(sm90_program(512, 4096, 14336), Program::kHopper128x128);
   EXPECT_EQ(sm90_program(136, 7176, 8208), Program::kHopper192x128);
   EXPECT_EQ(sm90_program(300, 4104, 8208), Program::kHopper192x128);
   // 128 x 128 tiles in two waves keep their plan.
   EXPECT_EQ(sm90_program(512, 8192, 8192), Program::kHopper128x128);
+}
+
+// Version 38: token tiles of 80 or 96 where they leave the busiest SM at most
+// kHopperFittedTokenTilesMaxWorkPercent of the chosen plan's work; in CTA pairs
+// sharing each weight tile where the pairs take no more waves.
+TEST(PlanSm90, FittedTokenTiles) {
+  struct Case {
+    int64_t M, N, K;
+    Program program;
+    int pairs;  // cluster_m
+    int64_t tiles;
+  };
+  for (const Case& c : {
+           // 128 tiles of 128 weight rows x 80 tokens in one wave of pairs, against 96
+           // of 128 x 128 (5/8 of the work)
+           Case{320, 4096, 4096, Program::kHopperSwap128x80, 2, 128},
+           Case{160, 8192, 2048, Program::kHopperSwap128x80, 2, 128},
+           Case{192, 6144, 4096, Program::kHopperSwap128x96, 2, 96},
+           Case{384, 4096, 4096, Program::kHopperSwap128x96, 2, 128},
+           // 108 tiles of 96 tokens (three along M): pairs would take two waves
+           Case{256, 4608, 3584, Program::kHopperSwap128x96, 1, 108},
+           // 64 weight rows x 80 / 96 tokens in place of 64 x 128 tiles (3/4, 5/8 of the work)
+           Case{160, 4096, 14336, Program::kHopperSwap64x80, 2, 128},
+           Case{192, 4096, 4096, Program::kHopperSwap64x96, 2, 128},
+       }) {
+    const cake::Plan p = cake::plan(c.M, c.N, c.K, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, c.program) << c.M << " " << c.N << " " << c.K;
+    EXPECT_EQ(p.cluster_m, c.pairs) << c.M << " " << c.N << " " << c.K;
+    EXPECT_EQ(p.split_k, 1) << c.M << " " << c.N << " " << c.K;
+    EXPECT_EQ(p.tiles, c.tiles) << c.M << " " << c.N << " " << c.K;
+    EXPECT_EQ(p.waves, 1) << c.M << " " << c.N << " " << c.K;
+  }
+  // At 83% of the work they are not taken (lost by up to 7% at short K).
+  EXPECT_EQ(sm90_program(320, 8192, 1024), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(320, 4096, 14336), Program::kHopper192x128);
+  // Past kHopperFittedTokenTilesMaxM, never.
+  EXPECT_EQ(sm90_program(cake::kHopperFittedTokenTilesMaxM + 64, 6144, 4096), Program::kHopper192x128);
+  // The grid's shapes keep their programs: 128 tokens are 80 + 48 (more work than one tile of 128),
+  // 512 are 7 tiles of 80 or 6 of 96.
+  EXPECT_EQ(sm90_program(128, 4096, 4096), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(128, 28672, 4096), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(512, 4096, 4096), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(512, 6144, 4096), Program::kHopperSwap192x128);
 }
 
 }  // namespace
