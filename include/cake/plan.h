@@ -253,24 +253,37 @@ inline constexpr int64_t kHopperSplitWideTileMinK = 8192;
 inline constexpr int64_t kHopperSplitWideTileMaxWorkPercent = 80;
 
 // Token tiles fitted to the tokens, for kHopperFittedTokenTilesMinM < M <=
-// kHopperFittedTokenTilesMaxM: the swap programs on
-// 80 or 96 tokens (fp8_hopper_swap_128x80 / _128x96 in place of the 128 x 128 and
-// 192-row programs, fp8_hopper_swap_64x80 / _64x96 in place of the 64-row swap
-// programs; in CTA pairs sharing each weight tile where the pairs take no more
-// waves) when they leave the busiest SM at most
+// kHopperFittedTokenTilesMaxM: the swap programs on 80 or 96 tokens
+// (fp8_hopper_swap_128x80 / _128x96 in place of the 128 x 128 and 192-row
+// programs, fp8_hopper_swap_64x80 / _64x96 in place of the 64-row swap programs),
+// in CTA pairs sharing each weight tile where the pairs take no more waves, single
+// CTAs only in one wave, when they leave the busiest SM at most
 // kHopperFittedTokenTilesMaxWorkPercent of the chosen plan's K-block work.
-// The fixed widths leave the last wave partly empty between the grid's points
+// Between the grid's points the fixed widths leave the last wave partly empty
 // (serving-shape scan, H200, r = 128, us, the plan before / fitted: M = 320,
-// N = K = 4096 14.86 / 12.27 (128 tiles of 128 weight rows x 80 tokens in pairs,
-// against 96 of 128 x 128); M = 160, N = 8192, K = 2048 12.42 / 10.40; M = 160,
-// N = 4096, K = 14336 26.81 / 22.46 (64 x 80, against 64 x 128 tiles); M = 192,
-// N = 6144, K = 4096 15.41 / 13.44). At 83% of the work they won at long K and
-// lost by up to 7% at K <= 2048 (M = 320, N = 8192, K = 1024: 10.60 / 11.33).
-// Not up to 128 tokens, where the 64- and 128-token tiles fit (at 96 tokens the
-// fitted tiles measured 0.94-1.02 of the plan's time).
+// N = K = 4096 14.86 / 12.27, 128 tiles of 128 weight rows x 80 tokens in pairs
+// against 96 of 128 x 128; M = 160, N = 8192, K = 2048 12.42 / 10.40; M = 160,
+// N = 4096, K = 14336 26.81 / 22.46, 64 x 80 against 64 x 128 tiles; M = 192,
+// N = 6144, K = 4096 15.41 / 13.44).
+// At 83-90% of the work they lost by up to 7% below K = 7168 (M = 320, N = 8192,
+// K = 1024: 10.60 / 11.33; M = 1024, N = 4608, K = 3584: 33.85 / 35.90) and won
+// from it on in CTA pairs up to 512 tokens, where a longer K loop pays for the
+// smaller tiles' lower speed per element (M = 160, N = 7168, K = 8192: 25.25 /
+// 21.57; M = 320, N = 4096, K = 14336: 37.51 / 32.32; M = 320, N = 8192,
+// K = 7168: 38.11 / 34.22): there the limit is
+// kHopperFittedTokenTilesMaxWorkPercentLongK. They lost as single CTAs on several
+// waves (M = 1024, N = 2560, K = 8192: 37.21 / 45.75; M = 640, N = 7168, K = 8192,
+// where the plan before ran two regions: 71.60 for its 192 x 128 program on one
+// region / 76.37), as pairs past 512 tokens (M = 1024, N = 7168, K = 8192: 102.02
+// / 111.37) and as pairs at the same work (M = 384, N = 8192, K = 7168). Not up to
+// 128 tokens, where the 64- and 128-token tiles fit (at 96 tokens the fitted tiles
+// measured 0.84-1.03 of the plan's time over three calls).
 inline constexpr int64_t kHopperFittedTokenTilesMinM = 128;
 inline constexpr int64_t kHopperFittedTokenTilesMaxM = 1024;
 inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercent = 80;
+inline constexpr int64_t kHopperFittedTokenTilesLongK = 7168;
+inline constexpr int64_t kHopperFittedTokenTilesLongKMaxM = 512;
+inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs (at most the program's limit: 8 for the 64 x 64 and 64 x 16 swap

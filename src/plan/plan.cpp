@@ -335,23 +335,33 @@ Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
     if (q.split_k > 1 && busiest_sm_k_work(q, K) * 100 <= best * kHopperSplitWideTileMaxWorkPercent)
       chosen = Program::kHopper192x128;
   }
-  // Token tiles fitted to the tokens (kHopperFittedTokenTilesMaxM): the program on
-  // 80 or 96 tokens with the rows of the chosen one (128 weight rows in place of
-  // the 128- and 192-row programs, 64 in place of the 64-row ones) that leaves the
-  // busiest SM the least K-block work, when that is at most
-  // kHopperFittedTokenTilesMaxWorkPercent of the chosen plan's.
+  // Token tiles fitted to the tokens (kHopperFittedTokenTilesMinM ...MaxM): the
+  // program on 80 or 96 tokens with the rows of the chosen one (128 weight rows in
+  // place of the 128- and 192-row programs, 64 in place of the 64-row ones) that
+  // leaves the busiest SM the least K-block work, in CTA pairs or one wave, when
+  // that is at most kHopperFittedTokenTilesMaxWorkPercent of the chosen plan's
+  // (...LongK in CTA pairs from kHopperFittedTokenTilesLongK, up to
+  // kHopperFittedTokenTilesLongKMaxM).
   if (M > kHopperFittedTokenTilesMinM && M <= kHopperFittedTokenTilesMaxM) {
     const bool wide = chosen == Program::kHopper128x128 || chosen == Program::kHopper192x128 ||
                       chosen == Program::kHopperSwap192x128;
     const bool narrow = chosen == Program::kHopperSwap64x64 || chosen == Program::kHopperSwap64x128;
     if (wide || narrow) {
-      int64_t limit = busiest_sm_k_work(plan_sm90_program(chosen, M, N, K, num_sms), K) *
-                      kHopperFittedTokenTilesMaxWorkPercent / 100;
+      const int64_t base = busiest_sm_k_work(plan_sm90_program(chosen, M, N, K, num_sms), K);
       const Program fitted_wide[] = {Program::kHopperSwap128x80, Program::kHopperSwap128x96};
       const Program fitted_narrow[] = {Program::kHopperSwap64x80, Program::kHopperSwap64x96};
+      int64_t least = base;
       for (Program fitted : wide ? fitted_wide : fitted_narrow) {
-        const int64_t work = busiest_sm_k_work(plan_sm90_program(fitted, M, N, K, num_sms), K);
-        if (work <= limit) limit = work, chosen = fitted;
+        const Plan q = plan_sm90_program(fitted, M, N, K, num_sms);
+        const int64_t work = busiest_sm_k_work(q, K);
+        const int64_t percent = K >= kHopperFittedTokenTilesLongK && M <= kHopperFittedTokenTilesLongKMaxM &&
+                                        q.cluster_m == 2
+                                    ? kHopperFittedTokenTilesMaxWorkPercentLongK
+                                    : kHopperFittedTokenTilesMaxWorkPercent;
+        // Single CTAs over several waves only where pairs do not fit: they lost
+        // there to the 192-row programs' two regions (kHopperFittedTokenTilesMaxWorkPercent).
+        const bool paired_or_one_wave = q.cluster_m == 2 || q.waves == 1;
+        if (paired_or_one_wave && work * 100 <= base * percent && work < least) least = work, chosen = fitted;
       }
     }
   }

@@ -262,8 +262,8 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // one partial wave of 128 x 128 tiles at long K: 192 x 128
                                            // in split-K pairs instead (version 37), tails in every
                                            // dimension, the P operand shorter than one tile in the second
-                                           Shape{300, 4104, 8208, 64, true},
-                                           Shape{136, 7176, 8208, 32, false},
+                                           Shape{376, 4104, 8208, 64, true},
+                                           Shape{168, 7176, 8208, 32, false},
                                            // token tiles fitted to the tokens (version 38), tails in
                                            // every dimension: 128 weight rows x 80 tokens in pairs
                                            // (the last token tile of 72, the last weight tile of 8
@@ -351,8 +351,8 @@ void expect_regions_are_one_program(const Problem& p, const cake::Plan& regions,
 // Two row regions (plan.h kHopperRegionMinGainPercent): the head's program on
 // its rows, the rows past them planned and launched as a problem of their own
 // (with 16 SMs: rows 0-383 as 192 x 128 tiles, rows 384-599 as 128 x 128; rows
-// 0-575 as 192 x 128, rows 576-647 by fp8_hopper_swap_64x128 on 40-row weight
-// tiles; tails in N and K).
+// 0-959 as 192 x 128, rows 960-1031 by fp8_hopper_swap_64x128 on 48-row weight
+// tiles, the last of 40; tails in N and K).
 TEST(Gpu, TwoRowRegionsAreTheOneProgramsOutput) {
   REQUIRE_SM90();
   const int sms = 16;
@@ -362,7 +362,7 @@ TEST(Gpu, TwoRowRegionsAreTheOneProgramsOutput) {
     cake::Program rest;
   };
   for (const Case& c : {Case{Problem(600, 1000, 4160, 64, true, 4242), 384, cake::Program::kHopper128x128},
-                        Case{Problem(648, 1032, 4160, 128, false, 4343), 576, cake::Program::kHopperSwap64x128}}) {
+                        Case{Problem(1032, 712, 4160, 128, false, 4343), 960, cake::Program::kHopperSwap64x128}}) {
     const Problem& p = c.p;
     SCOPED_TRACE(p.M);
     const cake::Plan regions = cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, sms);
@@ -376,14 +376,14 @@ TEST(Gpu, TwoRowRegionsAreTheOneProgramsOutput) {
 }
 
 // Two column regions (the turned program's P tiles run along N): with 16 SMs,
-// columns 0-3071 as two waves of turned 192 x 128 tiles, columns 3072-3599 planned
+// columns 0-3071 as two waves of turned 192 x 128 tiles, columns 3072-3719 planned
 // as a problem of their own (128 x 128 tiles): the second launch reads b, lora_b
 // and bias from its first column on and writes out's columns with out's own row
 // pitch. Tails in M, N and K.
 TEST(Gpu, TwoColumnRegionsAreTheOneProgramsOutput) {
   REQUIRE_SM90();
   const int sms = 16;
-  Problem p(200, 3600, 4160, 64, true, 5151);
+  Problem p(200, 3720, 4160, 64, true, 5151);
   const cake::Plan regions = cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, sms);
   ASSERT_EQ(regions.program, cake::Program::kHopperSwap192x128);
   ASSERT_EQ(regions.head_m, p.M);

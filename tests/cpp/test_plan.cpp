@@ -764,16 +764,20 @@ TEST(Arch, Names) {
 // more than the resident pairs (no split: the grid's M = 512, N = 4096, K = 14336).
 TEST(PlanSm90, SplitWideTilesForOnePartialWaveAtLongK) {
   for (int64_t K : {cake::kHopperSplitWideTileMinK, int64_t{14336}, int64_t{18944}}) {
-    const cake::Plan p = cake::plan(320, 4096, K, 128, Arch::SM90, 132);
+    const cake::Plan p = cake::plan(384, 4096, K, 128, Arch::SM90, 132);
     EXPECT_EQ(name(p), "fp8_hopper_192x128") << K;
     EXPECT_EQ(p.split_k, 2) << K;
     EXPECT_EQ(p.grid, 128) << K;
   }
-  // Below it, since version 38, tiles of 128 weight rows x 80 tokens.
-  EXPECT_EQ(sm90_program(320, 4096, cake::kHopperSplitWideTileMinK - 16), Program::kHopperSwap128x80);
+  // Below it, since version 38, tiles of 128 weight rows x 96 tokens in pairs.
+  EXPECT_EQ(sm90_program(384, 4096, cake::kHopperSplitWideTileMinK - 16), Program::kHopperSwap128x96);
   EXPECT_EQ(sm90_program(512, 4096, 14336), Program::kHopper128x128);
-  EXPECT_EQ(sm90_program(136, 7176, 8208), Program::kHopper192x128);
-  EXPECT_EQ(sm90_program(300, 4104, 8208), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(168, 7176, 8208), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(376, 4104, 8208), Program::kHopper192x128);
+  // Since version 38 tiles of 128 weight rows x 80 tokens in pairs take 320 tokens
+  // (kHopperFittedTokenTilesMaxWorkPercentLongK) and 136.
+  EXPECT_EQ(sm90_program(320, 4096, 14336), Program::kHopperSwap128x80);
+  EXPECT_EQ(sm90_program(136, 7176, 8208), Program::kHopperSwap128x80);
   // 128 x 128 tiles in two waves keep their plan.
   EXPECT_EQ(sm90_program(512, 8192, 8192), Program::kHopper128x128);
 }
@@ -808,9 +812,20 @@ TEST(PlanSm90, FittedTokenTiles) {
     EXPECT_EQ(p.tiles, c.tiles) << c.M << " " << c.N << " " << c.K;
     EXPECT_EQ(p.waves, 1) << c.M << " " << c.N << " " << c.K;
   }
-  // At 83% of the work they are not taken (lost by up to 7% at short K).
+  // At 83% of the work they are not taken below kHopperFittedTokenTilesLongK (lost
+  // by up to 7%); from it on, in pairs up to kHopperFittedTokenTilesLongKMaxM tokens.
   EXPECT_EQ(sm90_program(320, 8192, 1024), Program::kHopper192x128);
-  EXPECT_EQ(sm90_program(320, 4096, 14336), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(320, 8192, cake::kHopperFittedTokenTilesLongK - 128), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(320, 8192, cake::kHopperFittedTokenTilesLongK), Program::kHopperSwap128x80);
+  EXPECT_EQ(sm90_program(160, 7168, 8192), Program::kHopperSwap128x80);
+  EXPECT_EQ(sm90_program(1024, 7168, 8192), Program::kHopper192x128);
+  // Single CTAs only in one wave (on three, 128 x 96 tiles lost to two regions of 192-row ones).
+  {
+    const cake::Plan p = cake::plan(640, 7168, 8192, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopper192x128);
+    EXPECT_LT(p.head_m, 640);
+  }
+  EXPECT_EQ(sm90_program(1024, 4608, 3584), Program::kHopper192x128);
   // Past kHopperFittedTokenTilesMaxM, never.
   EXPECT_EQ(sm90_program(cake::kHopperFittedTokenTilesMaxM + 64, 6144, 4096), Program::kHopper192x128);
   // The grid's shapes keep their programs: 128 tokens are 80 + 48 (more work than one tile of 128),
