@@ -296,6 +296,38 @@ int64_t busiest_sm_k_work(const Plan& p, int64_t K) {
   return p.waves * ceil_div(ceil_div(K, sm90::kStageK), p.split_k) * p.tile_m * p.tile_n;
 }
 
+// Token tiles fitted to the tokens (kHopperFittedTokenTilesMinM < M <= ...MaxM):
+// the program on 80 or 96 tokens with the rows of the chosen one (128 weight rows
+// in place of the 128- and 192-row programs, 64 in place of the 64-row swap
+// programs) that leaves the busiest SM the least K-block work, when that is at
+// most kHopperFittedTokenTilesMaxWorkPercent of the chosen plan's (...LongK in CTA
+// pairs from kHopperFittedTokenTilesLongK up to kHopperFittedTokenTilesLongKMaxM
+// tokens). Single CTAs only in one wave: on several they lost to the 192-row
+// programs' two regions.
+Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int num_sms) {
+  if (M <= kHopperFittedTokenTilesMinM || M > kHopperFittedTokenTilesMaxM) return chosen;
+  const bool wide = chosen == Program::kHopper128x128 || chosen == Program::kHopper192x128 ||
+                    chosen == Program::kHopperSwap192x128;
+  const bool narrow = chosen == Program::kHopperSwap64x64 || chosen == Program::kHopperSwap64x128;
+  if (!wide && !narrow) return chosen;
+  const int64_t base = busiest_sm_k_work(plan_sm90_program(chosen, M, N, K, num_sms), K);
+  const Program fitted_wide[] = {Program::kHopperSwap128x80, Program::kHopperSwap128x96};
+  const Program fitted_narrow[] = {Program::kHopperSwap64x80, Program::kHopperSwap64x96};
+  Program best = chosen;
+  int64_t least = base;
+  for (Program fitted : wide ? fitted_wide : fitted_narrow) {
+    const Plan q = plan_sm90_program(fitted, M, N, K, num_sms);
+    const bool paired = q.cluster_m == 2;
+    if (!paired && q.waves > 1) continue;
+    const int64_t work = busiest_sm_k_work(q, K);
+    const bool long_k = K >= kHopperFittedTokenTilesLongK && M <= kHopperFittedTokenTilesLongKMaxM && paired;
+    const int64_t percent =
+        long_k ? kHopperFittedTokenTilesMaxWorkPercentLongK : kHopperFittedTokenTilesMaxWorkPercent;
+    if (work * 100 <= base * percent && work < least) least = work, best = fitted;
+  }
+  return best;
+}
+
 // Few tiles past decode: the choice above sizes tiles for throughput, and with
 // few of them most SMs idle. The 64-row swap programs (more, smaller tiles, and
 // split-K) then take over when they leave the busiest SM at most
@@ -307,7 +339,8 @@ int64_t busiest_sm_k_work(const Plan& p, int64_t K) {
 // equal work they take over where the shape rule splits K at short K
 // (kHopperUnsplitSwapMaxK). The other way round, one partial wave of 128 x 128
 // tiles unsplit at long K gives way to 192 x 128 tiles split in CTA pairs
-// (kHopperSplitWideTileMinK).
+// (kHopperSplitWideTileMinK). Last, token tiles fitted to the tokens where they
+// cut the work (fitted_token_tiles).
 Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   const Program by_shape = choose_sm90_by_shape(M, N, K, num_sms);
   if (M <= kHopperSwapMaxM) return by_shape;
@@ -335,37 +368,7 @@ Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
     if (q.split_k > 1 && busiest_sm_k_work(q, K) * 100 <= best * kHopperSplitWideTileMaxWorkPercent)
       chosen = Program::kHopper192x128;
   }
-  // Token tiles fitted to the tokens (kHopperFittedTokenTilesMinM ...MaxM): the
-  // program on 80 or 96 tokens with the rows of the chosen one (128 weight rows in
-  // place of the 128- and 192-row programs, 64 in place of the 64-row ones) that
-  // leaves the busiest SM the least K-block work, in CTA pairs or one wave, when
-  // that is at most kHopperFittedTokenTilesMaxWorkPercent of the chosen plan's
-  // (...LongK in CTA pairs from kHopperFittedTokenTilesLongK, up to
-  // kHopperFittedTokenTilesLongKMaxM).
-  if (M > kHopperFittedTokenTilesMinM && M <= kHopperFittedTokenTilesMaxM) {
-    const bool wide = chosen == Program::kHopper128x128 || chosen == Program::kHopper192x128 ||
-                      chosen == Program::kHopperSwap192x128;
-    const bool narrow = chosen == Program::kHopperSwap64x64 || chosen == Program::kHopperSwap64x128;
-    if (wide || narrow) {
-      const int64_t base = busiest_sm_k_work(plan_sm90_program(chosen, M, N, K, num_sms), K);
-      const Program fitted_wide[] = {Program::kHopperSwap128x80, Program::kHopperSwap128x96};
-      const Program fitted_narrow[] = {Program::kHopperSwap64x80, Program::kHopperSwap64x96};
-      int64_t least = base;
-      for (Program fitted : wide ? fitted_wide : fitted_narrow) {
-        const Plan q = plan_sm90_program(fitted, M, N, K, num_sms);
-        const int64_t work = busiest_sm_k_work(q, K);
-        const int64_t percent = K >= kHopperFittedTokenTilesLongK && M <= kHopperFittedTokenTilesLongKMaxM &&
-                                        q.cluster_m == 2
-                                    ? kHopperFittedTokenTilesMaxWorkPercentLongK
-                                    : kHopperFittedTokenTilesMaxWorkPercent;
-        // Single CTAs over several waves only where pairs do not fit: they lost
-        // there to the 192-row programs' two regions (kHopperFittedTokenTilesMaxWorkPercent).
-        const bool paired_or_one_wave = q.cluster_m == 2 || q.waves == 1;
-        if (paired_or_one_wave && work * 100 <= base * percent && work < least) least = work, chosen = fitted;
-      }
-    }
-  }
-  return chosen;
+  return fitted_token_tiles(chosen, M, N, K, num_sms);
 }
 
 // SM100 / SM103, as the seed states it (docs/contract.md section 4):
