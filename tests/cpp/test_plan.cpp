@@ -836,4 +836,73 @@ TEST(PlanSm90, FittedTokenTiles) {
   EXPECT_EQ(sm90_program(512, 6144, 4096), Program::kHopperSwap192x128);
 }
 
+// The benchmark's default grid, on which the performance bars are stated: its
+// plans pinned (version 33's, unchanged through version 38), so that a plan
+// change that moves a grid shape, or the second region of one, is deliberate and
+// measured again. r does not change the plan.
+TEST(PlanSm90, GridPlansAsBenchmarked) {
+  using P = Program;
+  struct Case {
+    int64_t M, N, K;
+    Program program;
+    int tile_m, tile_n, split, cluster;
+    int64_t head_m, head_n;
+  };
+  const Case cases[] = {
+      {1, 4096, 4096, P::kHopperSwap64x16, 16, 64, 1, 1, 1, 4096},
+      {1, 6144, 4096, P::kHopperSwap64x16, 16, 48, 1, 1, 1, 6144},
+      {1, 28672, 4096, P::kHopperSwap64x16, 16, 56, 1, 1, 1, 28672},
+      {1, 4096, 14336, P::kHopperSwap64x16, 16, 64, 1, 1, 1, 4096},
+      {1, 8192, 8192, P::kHopperSwap64x16, 16, 64, 1, 1, 1, 8192},
+      {16, 4096, 4096, P::kHopperSwap64x16, 16, 64, 1, 1, 16, 4096},
+      {16, 6144, 4096, P::kHopperSwap64x16, 16, 48, 1, 1, 16, 6144},
+      {16, 28672, 4096, P::kHopperSwap64x16, 16, 56, 1, 1, 16, 28672},
+      {16, 4096, 14336, P::kHopperSwap64x16, 16, 64, 1, 1, 16, 4096},
+      {16, 8192, 8192, P::kHopperSwap64x16, 16, 64, 1, 1, 16, 8192},
+      {64, 4096, 4096, P::kHopperSwap64x64, 64, 64, 1, 1, 64, 4096},
+      {64, 6144, 4096, P::kHopperSwap64x64, 64, 48, 1, 1, 64, 6144},
+      {64, 28672, 4096, P::kHopperSwap64x64, 64, 56, 1, 1, 64, 28672},
+      {64, 4096, 14336, P::kHopperSwap64x32, 32, 64, 1, 2, 64, 4096},
+      {64, 8192, 8192, P::kHopperSwap64x64, 64, 64, 1, 1, 64, 8192},
+      {128, 4096, 4096, P::kHopperSwap64x64, 64, 64, 1, 2, 128, 4096},
+      {128, 6144, 4096, P::kHopperSwap64x128, 128, 48, 1, 1, 128, 6144},
+      {128, 28672, 4096, P::kHopper128x128, 128, 128, 1, 1, 128, 28672},
+      {128, 4096, 14336, P::kHopperSwap64x128, 128, 64, 2, 1, 128, 4096},
+      {128, 8192, 8192, P::kHopperSwap64x128, 128, 64, 1, 1, 128, 8192},
+      {512, 4096, 4096, P::kHopper128x128, 128, 128, 1, 1, 512, 4096},
+      {512, 6144, 4096, P::kHopperSwap192x128, 128, 192, 1, 1, 512, 6144},
+      {512, 28672, 4096, P::kHopperSwap192x128, 128, 192, 1, 2, 512, 25344},
+      {512, 4096, 14336, P::kHopper128x128, 128, 128, 1, 1, 512, 4096},
+      {512, 8192, 8192, P::kHopper128x128, 128, 128, 1, 1, 512, 8192},
+      {2048, 4096, 4096, P::kHopper192x128, 192, 128, 1, 1, 1536, 4096},
+      {2048, 6144, 4096, P::kHopper192x128, 192, 128, 1, 2, 2048, 6144},
+      {2048, 28672, 4096, P::kHopper192x128, 192, 128, 1, 2, 2048, 28672},
+      {2048, 4096, 14336, P::kHopper192x128, 192, 128, 1, 1, 1536, 4096},
+      {2048, 8192, 8192, P::kHopper192x128, 192, 128, 1, 2, 1536, 8192},
+      {8192, 4096, 4096, P::kHopper192x128, 192, 128, 1, 2, 8192, 4096},
+      {8192, 6144, 4096, P::kHopper192x128, 192, 128, 1, 2, 8192, 6144},
+      {8192, 28672, 4096, P::kHopper192x128, 192, 128, 1, 2, 8192, 28672},
+      {8192, 4096, 14336, P::kHopper192x128, 192, 128, 1, 2, 8192, 4096},
+      {8192, 8192, 8192, P::kHopper192x128, 192, 128, 1, 2, 8192, 8192},
+  };
+  for (const Case& c : cases)
+    for (int64_t r : {32, 64, 128}) {
+      const cake::Plan p = cake::plan(c.M, c.N, c.K, r, Arch::SM90, 132);
+      SCOPED_TRACE(std::to_string(c.M) + " " + std::to_string(c.N) + " " + std::to_string(c.K) + " r " +
+                   std::to_string(r));
+      EXPECT_EQ(p.program, c.program);
+      EXPECT_EQ(p.tile_m, c.tile_m);
+      EXPECT_EQ(p.tile_n, c.tile_n);
+      EXPECT_EQ(p.split_k, c.split);
+      EXPECT_EQ(p.cluster_m * p.cluster_n, c.cluster);
+      EXPECT_EQ(p.head_m, c.head_m);
+      EXPECT_EQ(p.head_n, c.head_n);
+      // A second region is planned as a problem of its own: 128 x 128 tiles on every one of the grid's.
+      if (p.head_m < c.M || p.head_n < c.N) {
+        const int64_t rest_m = p.head_m < c.M ? c.M - p.head_m : c.M, rest_n = p.head_m < c.M ? c.N : c.N - p.head_n;
+        EXPECT_EQ(cake::plan(rest_m, rest_n, c.K, r, Arch::SM90, 132).program, P::kHopper128x128);
+      }
+    }
+}
+
 }  // namespace
