@@ -53,6 +53,11 @@ enum class Program {
   kHopperSwap128x96,
   kHopperSwap64x80,
   kHopperSwap64x96,
+  // SM90, past decode: 128 tokens x 112 or 144 weight rows (the weights on
+  // wgmma's N side), weight tiles fitted to the weights where 128-row ones leave
+  // the last wave partly empty.
+  kHopper128x112,
+  kHopper128x144,
   // Blackwell (SM100 / SM103): static persistent program on CTA-pair tiles.
   kBlackwellStatic,
   // Blackwell: dynamic tile scheduler with the blocked raster, long large-K runs.
@@ -284,6 +289,23 @@ inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercent = 80;
 inline constexpr int64_t kHopperFittedTokenTilesLongK = 7168;
 inline constexpr int64_t kHopperFittedTokenTilesLongKMaxM = 512;
 inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
+
+// Weight tiles fitted to the weights: past kHopperFittedWeightTilesMinM tokens,
+// where the plan chose the 128 x 128 or a 192-row program on at most
+// kHopperFittedWeightTilesMaxWaves waves,
+// fp8_hopper_128x112 / _128x144 (128 tokens by 112 / 144 weight rows) when they
+// take no more waves and leave the busiest SM at most
+// kHopperFittedWeightTilesMaxWorkPercent of its K-block work (H200, r = 128, us,
+// the plan before / fitted: M = 384, N = 4608, K = 3584 17.1 / 14.6, 126 tiles of
+// 128 x 112 against 108 of 128 x 128, 7/8 of the work; M = 384, N = 6144,
+// K = 4096 22.5 / 19.1, 129 of 128 x 144 against 96 of 192 x 128, 3/4; M = 1024,
+// N = 4608, K = 3584 33.6 / 29.2, two waves each; M = 512, N = 7168, K = 8192
+// 53.3 / 49.0). At 11/12 of the work (the 176-row tile tried alongside) they were
+// no faster, and on more waves than the chosen plan slower (M = 384, N = 14336,
+// K = 8192: 78.1 / 81.6, 3 waves of 128 x 112 against 2 of 192 x 128).
+inline constexpr int64_t kHopperFittedWeightTilesMinM = 128;
+inline constexpr int64_t kHopperFittedWeightTilesMaxWaves = 2;
+inline constexpr int64_t kHopperFittedWeightTilesMaxWorkPercent = 88;
 
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs (at most the program's limit: 8 for the 64 x 64 and 64 x 16 swap

@@ -328,6 +328,30 @@ Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int 
   return best;
 }
 
+// Weight tiles fitted to the weights (kHopperFittedWeightTiles*): in place of the
+// 128 x 128 and 192-row programs on at most two waves, 128 tokens by 112 or 144
+// weight rows, whichever leaves the busiest SM the least K-block work, when that
+// is at most kHopperFittedWeightTilesMaxWorkPercent of the chosen plan's in no
+// more waves. Taken on the whole problem only (plan_sm90): the two-region
+// estimate weighs only the programs whose speed per element it was fitted on.
+Program fitted_weight_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int num_sms) {
+  if (M <= kHopperFittedWeightTilesMinM) return chosen;
+  if (chosen != Program::kHopper128x128 && chosen != Program::kHopper192x128 &&
+      chosen != Program::kHopperSwap192x128)
+    return chosen;
+  const Plan base = plan_sm90_program(chosen, M, N, K, num_sms);
+  if (base.waves > kHopperFittedWeightTilesMaxWaves) return chosen;
+  Program best = chosen;
+  int64_t least = busiest_sm_k_work(base, K);
+  const int64_t limit = least * kHopperFittedWeightTilesMaxWorkPercent / 100;
+  for (Program fitted : {Program::kHopper128x112, Program::kHopper128x144}) {
+    const Plan q = plan_sm90_program(fitted, M, N, K, num_sms);
+    const int64_t work = busiest_sm_k_work(q, K);
+    if (q.waves <= base.waves && work <= limit && work < least) least = work, best = fitted;
+  }
+  return best;
+}
+
 // Few tiles past decode: the choice above sizes tiles for throughput, and with
 // few of them most SMs idle. The 64-row swap programs (more, smaller tiles, and
 // split-K) then take over when they leave the busiest SM at most
@@ -437,7 +461,7 @@ Plan plan_sm90_one(int64_t M, int64_t N, int64_t K, int num_sms) {
 // below the one-program plan's waves, up to kHopperRegionMaxWaves of them), rows
 // of out for fp8_hopper_192x128, columns for the turned fp8_hopper_swap_192x128;
 // the rest planned as a problem of its own; the split the estimate likes best.
-Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
+Plan plan_sm90_regions(int64_t M, int64_t N, int64_t K, int num_sms) {
   Plan best = plan_sm90_one(M, N, K, num_sms);
   const bool turned = best.program == Program::kHopperSwap192x128;
   if ((best.program != Program::kHopper192x128 && !turned) || best.waves > kHopperRegionMaxWaves) return best;
@@ -460,6 +484,15 @@ Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
     if (hc + tc < best_cost) best_cost = hc + tc, best = h;
   }
   return best;
+}
+
+// SM90: the plan above; where it is one program on the whole problem, weight tiles
+// fitted to the weights in its place when they cut the work (fitted_weight_tiles).
+Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
+  const Plan best = plan_sm90_regions(M, N, K, num_sms);
+  if (best.head_m != M || best.head_n != N) return best;
+  const Program fitted = fitted_weight_tiles(best.program, M, N, K, num_sms);
+  return fitted == best.program ? best : plan_sm90_program(fitted, M, N, K, num_sms);
 }
 
 }  // namespace
@@ -528,6 +561,8 @@ const char* program_name(Program program) {
     case Program::kHopperSwap128x96: return "fp8_hopper_swap_128x96";
     case Program::kHopperSwap64x80: return "fp8_hopper_swap_64x80";
     case Program::kHopperSwap64x96: return "fp8_hopper_swap_64x96";
+    case Program::kHopper128x112: return "fp8_hopper_128x112";
+    case Program::kHopper128x144: return "fp8_hopper_128x144";
     case Program::kBlackwellStatic: return "fp8_blackwell_static";
     case Program::kBlackwellL2Point: return "fp8_blackwell_l2_point";
     case Program::kBlackwellTileM: return "fp8_blackwell_tile_m";

@@ -113,6 +113,15 @@ using ShapeSwap128x80 = ProgramShape<128, 80, true>;
 using ShapeSwap128x96 = ProgramShape<128, 96, true>;
 using ShapeSwap64x80 = ProgramShape<64, 80, true>;
 using ShapeSwap64x96 = ProgramShape<64, 96, true>;
+// Weight tiles fitted to the weights: 128 tokens (two consumer warpgroups) by
+// 112 or 144 weight rows on wgmma's N side, where 128-row weight tiles leave the
+// last wave partly empty (M = 384, N = 4608: 126 tiles of 128 x 112 against 108
+// of 128 x 128; M = 384, N = 6144: 129 of 128 x 144 against 96 of 192 x 128). At
+// 144 columns a warpgroup's registers hold one partial-sum set (72 + 72), so that
+// program carries the next tile's first K block through its epilogue as the
+// 192 x 128 one does; at 112, two sets.
+using Shape128x112 = ProgramShape<128, 112, false>;
+using Shape128x144 = ProgramShape<128, 144, false>;
 
 
 // Every Hopper program: its enumerator in cake::Program (cake/plan.h) and its
@@ -132,7 +141,9 @@ using ShapeSwap64x96 = ProgramShape<64, 96, true>;
   X(kHopperSwap128x80, ShapeSwap128x80) \
   X(kHopperSwap128x96, ShapeSwap128x96) \
   X(kHopperSwap64x80, ShapeSwap64x80)   \
-  X(kHopperSwap64x96, ShapeSwap64x96)
+  X(kHopperSwap64x96, ShapeSwap64x96)   \
+  X(kHopper128x112, Shape128x112)       \
+  X(kHopper128x144, Shape128x144)
 
 // Tiles walk this many tiles along M before moving along N (grouped raster):
 // CTAs resident together share both operands in L2.

@@ -76,6 +76,15 @@ template <> struct MmaOps<96> {
   using Bf16 = gmma::MMA_64x96x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
 };
 
+template <> struct MmaOps<112> {
+  using Fp8 = gmma::MMA_64x112x32_F32E4M3E4M3_SS_TN<>;
+  using Bf16 = gmma::MMA_64x112x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
+};
+template <> struct MmaOps<144> {
+  using Fp8 = gmma::MMA_64x144x32_F32E4M3E4M3_SS_TN<>;
+  using Bf16 = gmma::MMA_64x144x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
+};
+
 template <typename Op, int R, size_t... I>
 __device__ __forceinline__ void mma_call(uint64_t da, uint64_t db, float (&acc)[R], bool accumulate,
                                          std::index_sequence<I...>) {

@@ -256,7 +256,8 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // promotion every 128 K from K = 3072 (version 36), under
                                            // the full bar: at the threshold (fp8_hopper_swap_64x128,
                                            // 40-row weight tiles, tails in M and N) and past it with a
-                                           // K tail (fp8_hopper_128x128)
+                                           // K tail (fp8_hopper_128x128; fp8_hopper_128x112 since
+                                           // version 39)
                                            Shape{520, 1032, 3072, 128, true},
                                            Shape{1100, 1544, 3600, 64, false},
                                            // one partial wave of 128 x 128 tiles at long K: 192 x 128
@@ -276,7 +277,14 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            Shape{376, 4104, 4112, 64, false},
                                            Shape{250, 4600, 3600, 64, true},
                                            Shape{152, 4040, 14352, 32, true},
-                                           Shape{184, 4104, 4112, 128, false}),
+                                           Shape{184, 4104, 4112, 128, false},
+                                           // weight tiles fitted to the weights (version 39), tails in
+                                           // every dimension: 128 tokens x 144 weight rows (one wave of
+                                           // 129, the last token tile of 44 rows, the last weight tile
+                                           // of 104); x 112 (the last token tile of 74, the last weight
+                                           // tile of 8 rows, a K tail of 16)
+                                           Shape{300, 6152, 4112, 64, true},
+                                           Shape{330, 4600, 3600, 32, false}),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            const Shape& s = i.param;
                            return "M" + std::to_string(s.M) + "_N" + std::to_string(s.N) + "_K" +
@@ -377,7 +385,7 @@ TEST(Gpu, TwoRowRegionsAreTheOneProgramsOutput) {
 
 // Two column regions (the turned program's P tiles run along N): with 16 SMs,
 // columns 0-3071 as two waves of turned 192 x 128 tiles, columns 3072-3719 planned
-// as a problem of their own (128 x 128 tiles): the second launch reads b, lora_b
+// as a problem of their own (128 x 112 tiles): the second launch reads b, lora_b
 // and bias from its first column on and writes out's columns with out's own row
 // pitch. Tails in M, N and K.
 TEST(Gpu, TwoColumnRegionsAreTheOneProgramsOutput) {
@@ -389,8 +397,10 @@ TEST(Gpu, TwoColumnRegionsAreTheOneProgramsOutput) {
   ASSERT_EQ(regions.head_m, p.M);
   ASSERT_EQ(regions.head_n, 3072);
   ASSERT_EQ(regions.waves, 2);
+  // The rest, 648 columns: 12 tiles of 128 tokens x 112 weight rows (weight tiles
+  // fitted to the weights, 7/8 of 12 tiles of 128 x 128), stored as plain boxes.
   ASSERT_EQ(cake::plan(p.M, p.N - regions.head_n, p.K, p.r, cake::Arch::SM90, sms).program,
-            cake::Program::kHopper128x128);
+            cake::Program::kHopper128x112);
   const cake::Plan one = cake::plan_sm90_program(cake::Program::kHopperSwap192x128, p.M, p.N, p.K, sms);
   ASSERT_EQ(one.head_n, p.N);
   expect_regions_are_one_program(p, regions, one, sms);
@@ -506,6 +516,9 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuSplitKWalk,
                                            Walk{cake::Program::kHopperSwap128x96, 180, 70 * 128 - 8},
                                            Walk{cake::Program::kHopperSwap64x80, 75, 70 * 64 - 24},
                                            Walk{cake::Program::kHopperSwap64x96, 90, 70 * 64 - 24},
+                                           // weight tiles of 112 / 144 on wgmma's N side
+                                           Walk{cake::Program::kHopper128x112, 300, 24 * 112 - 8},
+                                           Walk{cake::Program::kHopper128x144, 300, 24 * 144 - 8},
                                            // narrow tiles of 40 and 56 weight rows
                                            Walk{cake::Program::kHopperSwap64x16, 13, 70 * 40 - 24, 40},
                                            Walk{cake::Program::kHopperSwap64x64, 37, 70 * 56 - 24, 56},

@@ -482,7 +482,8 @@ TEST(PlanSm90, TwoColumnRegionsForTheTurnedProgram) {
   auto plan = [](int64_t M, int64_t N, int64_t K) { return cake::plan(M, N, K, 128, Arch::SM90, 132); };
   // M = 512, N = 28672: 600 turned tiles of 128 tokens x 192 weight rows, in pairs
   // along M, are 4.55 waves; columns 0-25343 are four whole waves of them, columns
-  // 25344-28671 one wave of 104 tiles of 128 x 128.
+  // 25344-28671 one wave of 120 tiles of 128 x 112 (weight tiles fitted to the
+  // weights, 7/8 of the work of 104 tiles of 128 x 128).
   const cake::Plan head = plan(512, 28672, 4096);
   EXPECT_EQ(head.program, Program::kHopperSwap192x128);
   EXPECT_EQ(head.head_m, 512);
@@ -491,9 +492,9 @@ TEST(PlanSm90, TwoColumnRegionsForTheTurnedProgram) {
   EXPECT_EQ(head.waves, 4);
   EXPECT_EQ(head.cluster_m, 2);
   const cake::Plan rest = plan(512, 28672 - head.head_n, 4096);
-  EXPECT_EQ(rest.program, Program::kHopper128x128);
+  EXPECT_EQ(rest.program, Program::kHopper128x112);
   EXPECT_EQ(rest.head_n, 28672 - head.head_n);
-  EXPECT_EQ(rest.tiles, 4 * 26);
+  EXPECT_EQ(rest.tiles, 4 * 30);
   EXPECT_EQ(rest.waves, 1);
   // One wave already (M = 512, N = 6144: 128 tiles): one program.
   const cake::Plan whole = plan(512, 6144, 4096);
@@ -509,8 +510,10 @@ TEST(PlanSm90, TurnedWideTileWhenItSavesWaves) {
   EXPECT_EQ(sm90_program(512, 6144), Program::kHopperSwap192x128);
   EXPECT_EQ(sm90_program(500, 6152), Program::kHopperSwap192x128);  // 196 tiles; 147 along M, 132 turned
   // Along M when that is no more work: M = 300, N = 6152 is 98 tiles of 192 x 128
-  // and 99 turned (one wave each) against 147 of 128 x 128.
-  EXPECT_EQ(sm90_program(300, 6152), Program::kHopper192x128);
+  // and 99 turned (one wave each) against 147 of 128 x 128; in its place then 129
+  // weight tiles of 144 (3/4 of the work, FittedWeightTiles).
+  EXPECT_EQ(sm90_program(300, 6152), Program::kHopper128x144);
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopper192x128, 300, 6152, 4096, 132).tiles, 98);
   // More work on the busiest SM: the two-set 128 x 128 program.
   EXPECT_EQ(sm90_program(512, 4096), Program::kHopper128x128);   // one wave either way
   EXPECT_EQ(sm90_program(512, 8192), Program::kHopper128x128);   // two waves either way
@@ -825,7 +828,8 @@ TEST(PlanSm90, FittedTokenTiles) {
     EXPECT_EQ(p.program, Program::kHopper192x128);
     EXPECT_LT(p.head_m, 640);
   }
-  EXPECT_EQ(sm90_program(1024, 4608, 3584), Program::kHopper192x128);
+  // Not on two waves of 96-token tiles (there weight tiles of 144 are fitted instead).
+  EXPECT_EQ(sm90_program(1024, 4608, 3584), Program::kHopper128x144);
   // Past kHopperFittedTokenTilesMaxM, never.
   EXPECT_EQ(sm90_program(cake::kHopperFittedTokenTilesMaxM + 64, 6144, 4096), Program::kHopper192x128);
   // The grid's shapes keep their programs: 128 tokens are 80 + 48 (more work than one tile of 128),
@@ -836,8 +840,55 @@ TEST(PlanSm90, FittedTokenTiles) {
   EXPECT_EQ(sm90_program(512, 6144, 4096), Program::kHopperSwap192x128);
 }
 
+// Weight tiles fitted to the weights (kHopperFittedWeightTiles*): 128 tokens by 112
+// or 144 weight rows in place of the 128 x 128 and 192-row programs, in no more
+// waves (at most two) and at most 88% of the busiest SM's K-block work.
+TEST(PlanSm90, FittedWeightTiles) {
+  struct Case {
+    int64_t M, N, K;
+    Program program;
+    int64_t tiles, waves;
+  };
+  for (const Case& c : {
+           // 126 tiles of 128 x 112 against 108 of 128 x 128 (7/8 of the work)
+           Case{384, 4608, 3584, Program::kHopper128x112, 126, 1},
+           // 129 of 128 x 144 against 96 of 192 x 128 (3/4)
+           Case{384, 6144, 4096, Program::kHopper128x144, 129, 1},
+           // two waves each: 256 of 128 x 144 against 216 of 192 x 128; 256 of
+           // 128 x 112 against 224 of 128 x 128
+           Case{1024, 4608, 3584, Program::kHopper128x144, 256, 2},
+           Case{512, 7168, 8192, Program::kHopper128x112, 256, 2},
+       }) {
+    const cake::Plan p = cake::plan(c.M, c.N, c.K, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, c.program) << c.M << " " << c.N << " " << c.K;
+    EXPECT_EQ(p.tiles, c.tiles) << c.M << " " << c.N << " " << c.K;
+    EXPECT_EQ(p.waves, c.waves) << c.M << " " << c.N << " " << c.K;
+    EXPECT_EQ(p.split_k, 1) << c.M << " " << c.N << " " << c.K;
+    EXPECT_EQ(p.head_m, c.M);
+    EXPECT_EQ(p.head_n, c.N);
+  }
+  // Not on more waves than the chosen plan (M = 384, N = 14336, K = 8192: 3 of
+  // 128 x 112 against 2 of 192 x 128, 7/8 of the work, measured slower).
+  EXPECT_EQ(sm90_program(384, 14336, 8192), Program::kHopper192x128);
+  // Not past two waves (M = 2048, N = 7168, K = 8192: 8 of 128 x 112 at 0.93).
+  EXPECT_EQ(sm90_program(2048, 7168, 8192), Program::kHopper192x128);
+  // Not at 11/12 of the work: M = 1024, N = 28672 is turned 192-row tiles.
+  EXPECT_EQ(sm90_program(1024, 28672, 4096), Program::kHopperSwap192x128);
+  // Not up to kHopperFittedWeightTilesMinM tokens (128 x 128 there: 224 tiles of
+  // 128 x 112 would be 7/8 of the work, not measured).
+  EXPECT_EQ(sm90_program(cake::kHopperFittedWeightTilesMinM, 28672, 4096), Program::kHopper128x128);
+  // Not in place of a plan of two regions; the second region, a problem of its own,
+  // may take them (M = 512, N = 28672: columns 25344-28671, 120 tiles of 128 x 112
+  // against 104 of 128 x 128).
+  const cake::Plan head = cake::plan(512, 28672, 4096, 128, Arch::SM90, 132);
+  EXPECT_EQ(head.program, Program::kHopperSwap192x128);
+  EXPECT_EQ(head.head_n, 25344);
+  EXPECT_EQ(cake::plan(512, 28672 - 25344, 4096, 128, Arch::SM90, 132).program, Program::kHopper128x112);
+}
+
 // The benchmark's default grid, on which the performance bars are stated: its
-// plans pinned (version 33's, unchanged through version 38), so that a plan
+// plans pinned (version 33's, unchanged through version 38; version 39 changes the
+// second region of M = 512, N = 28672 only), so that a plan
 // change that moves a grid shape, or the second region of one, is deliberate and
 // measured again. r does not change the plan.
 TEST(PlanSm90, GridPlansAsBenchmarked) {
@@ -897,10 +948,12 @@ TEST(PlanSm90, GridPlansAsBenchmarked) {
       EXPECT_EQ(p.cluster_m * p.cluster_n, c.cluster);
       EXPECT_EQ(p.head_m, c.head_m);
       EXPECT_EQ(p.head_n, c.head_n);
-      // A second region is planned as a problem of its own: 128 x 128 tiles on every one of the grid's.
+      // A second region is planned as a problem of its own: 128 x 128 tiles on every one of the grid's
+      // but M = 512, N = 28672, whose 3328 columns take 128 x 112 (version 39).
       if (p.head_m < c.M || p.head_n < c.N) {
         const int64_t rest_m = p.head_m < c.M ? c.M - p.head_m : c.M, rest_n = p.head_m < c.M ? c.N : c.N - p.head_n;
-        EXPECT_EQ(cake::plan(rest_m, rest_n, c.K, r, Arch::SM90, 132).program, P::kHopper128x128);
+        EXPECT_EQ(cake::plan(rest_m, rest_n, c.K, r, Arch::SM90, 132).program,
+                  c.N == 28672 && c.M == 512 ? P::kHopper128x112 : P::kHopper128x128);
       }
     }
 }
