@@ -291,21 +291,27 @@ inline constexpr int64_t kHopperFittedTokenTilesLongKMaxM = 512;
 inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 
 // Weight tiles fitted to the weights: past kHopperFittedWeightTilesMinM tokens,
-// where the plan chose the 128 x 128 or a 192-row program on at most
-// kHopperFittedWeightTilesMaxWaves waves,
+// where the plan is the 128 x 128 or a 192-row program (in one region or two),
 // fp8_hopper_128x112 / _128x144 (128 tokens by 112 / 144 weight rows) when they
-// take no more waves and leave the busiest SM at most
-// kHopperFittedWeightTilesMaxWorkPercent of its K-block work (H200, r = 128, us,
-// the plan before / fitted: M = 384, N = 4608, K = 3584 17.1 / 14.6, 126 tiles of
-// 128 x 112 against 108 of 128 x 128, 7/8 of the work; M = 384, N = 6144,
-// K = 4096 22.5 / 19.1, 129 of 128 x 144 against 96 of 192 x 128, 3/4; M = 1024,
-// N = 4608, K = 3584 33.6 / 29.2, two waves each; M = 512, N = 7168, K = 8192
-// 53.3 / 49.0). At 11/12 of the work (the 176-row tile tried alongside) they were
-// no faster, and on more waves than the chosen plan slower (M = 384, N = 14336,
-// K = 8192: 78.1 / 81.6, 3 waves of 128 x 112 against 2 of 192 x 128).
+// leave the busiest SM at most kHopperFittedWeightTilesMaxWorkPercent of its
+// K-block work (both regions' where it has two) in place of two regions or, in
+// no more waves, of one program on at most kHopperFittedWeightTilesMaxWaves
+// waves; or at most kHopperFittedWeightTilesManyWavesMaxWorkPercent of it in any
+// number of waves. H200, r = 128, us, the plan before / fitted: one wave, M = 384,
+// N = 4608, K = 3584 17.1 / 14.6 (126 tiles of 128 x 112 against 108 of
+// 128 x 128, 7/8 of the work), M = 384, N = 6144, K = 4096 22.5 / 19.1 (129 of
+// 128 x 144 against 96 of 192 x 128, 3/4); two waves each, M = 1024, N = 4608,
+// K = 3584 33.6 / 29.2; in place of two regions at 7/8, M = 512, N = 14336,
+// K = 8192 119.1 / 102.2; more waves at 7/9, M = 2048, N = 3584, K = 18944
+// 263.3 / 224.9 (4 of 128 x 112 against 3 of 192 x 128). At 7/8 on more waves
+// than one program's they were as fast or slower (M = 384, N = 14336, K = 8192:
+// 0.96-1.05 of its time over two calls; M = 384, N = 28672, K = 4096 0.98-1.00),
+// and at 11/12 (the 176-row tile tried alongside) no faster. Up to 128 tokens not
+// measured beyond a few shapes (M = 96 / 128, N = 14336 / 28672: 0.96-1.00).
 inline constexpr int64_t kHopperFittedWeightTilesMinM = 128;
 inline constexpr int64_t kHopperFittedWeightTilesMaxWaves = 2;
 inline constexpr int64_t kHopperFittedWeightTilesMaxWorkPercent = 88;
+inline constexpr int64_t kHopperFittedWeightTilesManyWavesMaxWorkPercent = 80;
 
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs (at most the program's limit: 8 for the 64 x 64 and 64 x 16 swap

@@ -328,26 +328,27 @@ Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int 
   return best;
 }
 
-// Weight tiles fitted to the weights (kHopperFittedWeightTiles*): in place of the
-// 128 x 128 and 192-row programs on at most two waves, 128 tokens by 112 or 144
-// weight rows, whichever leaves the busiest SM the least K-block work, when that
-// is at most kHopperFittedWeightTilesMaxWorkPercent of the chosen plan's in no
-// more waves. Taken on the whole problem only (plan_sm90): the two-region
-// estimate weighs only the programs whose speed per element it was fitted on.
-Program fitted_weight_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int num_sms) {
-  if (M <= kHopperFittedWeightTilesMinM) return chosen;
-  if (chosen != Program::kHopper128x128 && chosen != Program::kHopper192x128 &&
-      chosen != Program::kHopperSwap192x128)
-    return chosen;
-  const Plan base = plan_sm90_program(chosen, M, N, K, num_sms);
-  if (base.waves > kHopperFittedWeightTilesMaxWaves) return chosen;
-  Program best = chosen;
-  int64_t least = busiest_sm_k_work(base, K);
-  const int64_t limit = least * kHopperFittedWeightTilesMaxWorkPercent / 100;
+// Weight tiles fitted to the weights (kHopperFittedWeightTiles*): in place of a
+// plan of the 128 x 128 or 192-row programs whose busiest SM has `work` K-block
+// work (both regions' where it has two), 128 tokens by 112 or 144 weight rows,
+// whichever leaves the least, when that is at most ...MaxWorkPercent of it in
+// place of two regions or of one program on at most ...MaxWaves waves in no more
+// waves, or at most ...ManyWavesMaxWorkPercent of it in any number of waves.
+Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int64_t M, int64_t N, int64_t K,
+                            int num_sms) {
+  if (M <= kHopperFittedWeightTilesMinM) return chosen.program;
+  if (chosen.program != Program::kHopper128x128 && chosen.program != Program::kHopper192x128 &&
+      chosen.program != Program::kHopperSwap192x128)
+    return chosen.program;
+  Program best = chosen.program;
+  int64_t least = work;
   for (Program fitted : {Program::kHopper128x112, Program::kHopper128x144}) {
     const Plan q = plan_sm90_program(fitted, M, N, K, num_sms);
-    const int64_t work = busiest_sm_k_work(q, K);
-    if (q.waves <= base.waves && work <= limit && work < least) least = work, best = fitted;
+    const int64_t w = busiest_sm_k_work(q, K);
+    const bool few_waves = regions || (chosen.waves <= kHopperFittedWeightTilesMaxWaves && q.waves <= chosen.waves);
+    const bool fits = w * 100 <= work * (few_waves ? kHopperFittedWeightTilesMaxWorkPercent
+                                                   : kHopperFittedWeightTilesManyWavesMaxWorkPercent);
+    if (fits && w < least) least = w, best = fitted;
   }
   return best;
 }
@@ -486,12 +487,18 @@ Plan plan_sm90_regions(int64_t M, int64_t N, int64_t K, int num_sms) {
   return best;
 }
 
-// SM90: the plan above; where it is one program on the whole problem, weight tiles
-// fitted to the weights in its place when they cut the work (fitted_weight_tiles).
+// SM90: the plan above, or weight tiles fitted to the weights in its place where
+// they cut the work (fitted_weight_tiles).
 Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   const Plan best = plan_sm90_regions(M, N, K, num_sms);
-  if (best.head_m != M || best.head_n != N) return best;
-  const Program fitted = fitted_weight_tiles(best.program, M, N, K, num_sms);
+  const bool rows = best.head_m != M, regions = rows || best.head_n != N;
+  int64_t work = busiest_sm_k_work(best, K);
+  // The second region as the two-region estimate planned it.
+  if (regions)
+    work += busiest_sm_k_work(rows ? plan_sm90_one(M - best.head_m, N, K, num_sms)
+                                   : plan_sm90_one(M, N - best.head_n, K, num_sms),
+                              K);
+  const Program fitted = fitted_weight_tiles(best, work, regions, M, N, K, num_sms);
   return fitted == best.program ? best : plan_sm90_program(fitted, M, N, K, num_sms);
 }
 

@@ -821,7 +821,8 @@ TEST(PlanSm90, FittedTokenTiles) {
   EXPECT_EQ(sm90_program(320, 8192, cake::kHopperFittedTokenTilesLongK - 128), Program::kHopper192x128);
   EXPECT_EQ(sm90_program(320, 8192, cake::kHopperFittedTokenTilesLongK), Program::kHopperSwap128x80);
   EXPECT_EQ(sm90_program(160, 7168, 8192), Program::kHopperSwap128x80);
-  EXPECT_EQ(sm90_program(1024, 7168, 8192), Program::kHopper192x128);
+  // Not in pairs past 512 tokens (there weight tiles of 112 take its two regions' place).
+  EXPECT_EQ(sm90_program(1024, 7168, 8192), Program::kHopper128x112);
   // Single CTAs only in one wave (on three, 128 x 96 tiles lost to two regions of 192-row ones).
   {
     const cake::Plan p = cake::plan(640, 7168, 8192, 128, Arch::SM90, 132);
@@ -867,11 +868,25 @@ TEST(PlanSm90, FittedWeightTiles) {
     EXPECT_EQ(p.head_m, c.M);
     EXPECT_EQ(p.head_n, c.N);
   }
-  // Not on more waves than the chosen plan (M = 384, N = 14336, K = 8192: 3 of
-  // 128 x 112 against 2 of 192 x 128, 7/8 of the work, measured slower).
+  // Not on more waves than the chosen plan at 7/8 of its work (M = 384, N = 14336,
+  // K = 8192: 3 of 128 x 112 against 2 of 192 x 128, 0.96-1.05 of its time).
   EXPECT_EQ(sm90_program(384, 14336, 8192), Program::kHopper192x128);
-  // Not past two waves (M = 2048, N = 7168, K = 8192: 8 of 128 x 112 at 0.93).
+  // Not past two waves at 0.93 of the work (M = 2048, N = 7168, K = 8192: 8 of 128 x 112).
   EXPECT_EQ(sm90_program(2048, 7168, 8192), Program::kHopper192x128);
+  // On more waves at most 80% of the work (kHopperFittedWeightTilesManyWavesMaxWorkPercent):
+  // M = 2048, N = 3584, K = 18944, 4 waves of 128 x 112 against 3 of 192 x 128 in
+  // pairs (7/9); M = 1536, N = 4608, K = 3584, 3 waves of 128 x 144 against 3 (3/4).
+  EXPECT_EQ(sm90_program(2048, 3584, 18944), Program::kHopper128x112);
+  EXPECT_EQ(sm90_program(1536, 4608, 3584), Program::kHopper128x144);
+  // In place of two regions at 7/8 of both regions' work: M = 512, N = 14336,
+  // K = 8192 is rows 0-383 in two waves of 192 x 128 and one wave of 112 tiles of
+  // 128 x 128 after them; 4 waves of 128 x 112 instead.
+  {
+    const cake::Plan p = cake::plan(512, 14336, 8192, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopper128x112);
+    EXPECT_EQ(p.head_m, 512);
+    EXPECT_EQ(p.waves, 4);
+  }
   // Not at 11/12 of the work: M = 1024, N = 28672 is turned 192-row tiles.
   EXPECT_EQ(sm90_program(1024, 28672, 4096), Program::kHopperSwap192x128);
   // Not up to kHopperFittedWeightTilesMinM tokens (128 x 128 there: 224 tiles of
