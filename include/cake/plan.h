@@ -345,7 +345,7 @@ inline constexpr int64_t kHopperSplitHandoverNsPerToken = 11;
 // hopper()).
 inline constexpr int kHopperNarrowRows[] = {56, 48, 40};
 
-// The compute-bound Hopper programs (tiles of at least 128 x 128) run in CTA pairs
+// The compute-bound Hopper programs (tiles of at least 128 x 112) run in CTA pairs
 // that share their P tile by TMA multicast when they have at least this many waves
 // of tiles (plan.cpp hopper_multicast). H200, 2026-11-30, r = 128, K = 4096 unless
 // stated, us without / with, best of two runs each: M = 8192, N = K = 8192
@@ -355,6 +355,11 @@ inline constexpr int kHopperNarrowRows[] = {56, 48, 40};
 // From two waves on, side by side (interleaved benchmark, two runs each, best per
 // shape): M = 2048, N = 4096, K = 4096 62.96 / 63.55; K = 14336 192.5 / 193.1;
 // M = 512, N = K = 8192 60.24 / 60.37; M = 128, N = 28672 39.00 / 39.62.
+// The 128 x 112 program too (2026-12-01, forced, three alternated runs each,
+// medians, single / pairs: M = 2048, N = 3584, K = 18944 228.6 / 218.1 on four
+// waves; M = 1024, N = 7168, K = 8192 98.3 / 95.2; M = 512, N = 14336, K = 8192
+// 102.2 / 100.7; M = 2048, N = 3584, K = 3584 45.1 / 44.3; at K = 2560 it lost
+// 2%, M = 896, N = 10240 46.6 / 47.7).
 inline constexpr int64_t kHopperMulticastMinWaves = 3;
 
 // Hopper's FP8 tensor-core accumulation keeps fewer bits than fp32, so the

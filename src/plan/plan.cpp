@@ -181,7 +181,7 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // tiles (a fifth on 192 x 128; their K loops read 7.7-8.5 TB/s from L2 on the
 // H200). Possible without split-K, on whole P tiles (no narrow ones, the P operand
 // at least a tile long) and at least two tiles along Q. The plan takes it
-// (multicast 0) on tiles of at least 128 x 128 from kHopperMulticastMinWaves
+// (multicast 0) on tiles of at least 128 x 112 from kHopperMulticastMinWaves
 // waves on, and for the two token tiles of the 64 x 64 and 64 x 32 swap programs
 // in one wave of pairs on nearly every SM (kHopperTokenTilePairsMinM and the K
 // ranges after it, kHopperHalfTokenTilePairsMinK); 1 / 2 force it off / on
@@ -199,7 +199,7 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
     throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(p.program) +
                           " multicasts its P tile only without split-K, on whole P tiles of " +
                           std::to_string(Shape::kBlockP) + " rows and at least two tiles along Q");
-  const bool wide = Shape::kBlockP >= 128 && Shape::kBlockQ >= 128 && p.waves >= kHopperMulticastMinWaves;
+  const bool wide = Shape::kBlockP >= 128 && Shape::kBlockQ >= 112 && p.waves >= kHopperMulticastMinWaves;
   const bool one_full_wave_of_pairs =
       tiles_p <= clusters && 2 * tiles_p * 100 >= int64_t{num_sms} * kHopperTokenTilePairsMinFillPercent;
   // 64-token tiles: from kHopperTokenTilePairsMinK with two whole token tiles, past

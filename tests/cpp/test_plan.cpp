@@ -878,6 +878,10 @@ TEST(PlanSm90, FittedWeightTiles) {
   // pairs (7/9); M = 1536, N = 4608, K = 3584, 3 waves of 128 x 144 against 3 (3/4).
   EXPECT_EQ(sm90_program(2048, 3584, 18944), Program::kHopper128x112);
   EXPECT_EQ(sm90_program(1536, 4608, 3584), Program::kHopper128x144);
+  // From kHopperMulticastMinWaves waves on, in CTA pairs sharing the token tile (as
+  // the 128 x 128 and wider tiles are).
+  EXPECT_EQ(cake::plan(2048, 3584, 18944, 128, Arch::SM90, 132).cluster_n, 2);
+  EXPECT_EQ(cake::plan(384, 4608, 3584, 128, Arch::SM90, 132).cluster_n, 1);  // one wave
   // In place of two regions at 7/8 of both regions' work: M = 512, N = 14336,
   // K = 8192 is rows 0-383 in two waves of 192 x 128 and one wave of 112 tiles of
   // 128 x 128 after them; 4 waves of 128 x 112 instead.
