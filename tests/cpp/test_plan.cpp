@@ -255,7 +255,10 @@ TEST(PlanSm90, SwapProgramUpTo192TokensOnNarrowWeights) {
   // Wider weights: 64-row tiles up to 64 tokens, then 128 x 128.
   EXPECT_EQ(sm90_program(64, cake::kHopperSwapNarrowMaxN + 8), Program::kHopperSwap64x64);
   EXPECT_EQ(sm90_program(64, 28672), Program::kHopperSwap64x64);
-  EXPECT_EQ(sm90_program(65, 28672), Program::kHopper128x128);
+  // (65 tokens on N = 28672: 128 x 128 tiles, then weight tiles of 112 in their
+  // place, FittedWeightTiles.)
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopper128x128, 65, 28672, 4096, 132).waves, 2);
+  EXPECT_EQ(sm90_program(65, 28672), Program::kHopper128x112);
   EXPECT_EQ(sm90_program(128, cake::kHopperSwapNarrowMaxN + 8, 8192), Program::kHopper128x128);
   // 129..192 tokens on N <= 4096 below kHopperSwapWideTokenTilesMinK: 128-row
   // weight tiles of 64 tokens, or 64 tokens x 96 weight rows where those are one
@@ -834,9 +837,9 @@ TEST(PlanSm90, FittedTokenTiles) {
   // Past kHopperFittedTokenTilesMaxM, never.
   EXPECT_EQ(sm90_program(cake::kHopperFittedTokenTilesMaxM + 64, 6144, 4096), Program::kHopper192x128);
   // The grid's shapes keep their programs: 128 tokens are 80 + 48 (more work than one tile of 128),
-  // 512 are 7 tiles of 80 or 6 of 96.
+  // 512 are 7 tiles of 80 or 6 of 96 (M = 128, N = 28672 takes weight tiles of 112 instead).
   EXPECT_EQ(sm90_program(128, 4096, 4096), Program::kHopperSwap64x64);
-  EXPECT_EQ(sm90_program(128, 28672, 4096), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(128, 28672, 4096), Program::kHopper128x112);
   EXPECT_EQ(sm90_program(512, 4096, 4096), Program::kHopper128x128);
   EXPECT_EQ(sm90_program(512, 6144, 4096), Program::kHopperSwap192x128);
 }
@@ -893,9 +896,15 @@ TEST(PlanSm90, FittedWeightTiles) {
   }
   // Not at 11/12 of the work: M = 1024, N = 28672 is turned 192-row tiles.
   EXPECT_EQ(sm90_program(1024, 28672, 4096), Program::kHopperSwap192x128);
-  // Not up to kHopperFittedWeightTilesMinM tokens (128 x 128 there: 224 tiles of
-  // 128 x 112 would be 7/8 of the work, not measured).
-  EXPECT_EQ(sm90_program(cake::kHopperFittedWeightTilesMinM, 28672, 4096), Program::kHopper128x128);
+  // From 65 tokens (decode's swap programs below): M = 128, N = 28672 is 256 tiles of
+  // 128 x 112 in two waves against 224 of 128 x 128 (7/8 of the work).
+  {
+    const cake::Plan p = cake::plan(128, 28672, 4096, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopper128x112);
+    EXPECT_EQ(p.tiles, 256);
+    EXPECT_EQ(p.waves, 2);
+  }
+  EXPECT_EQ(sm90_program(cake::kHopperFittedWeightTilesMinM, 28672, 4096), Program::kHopperSwap64x64);
   // Not in place of a plan of two regions; the second region, a problem of its own,
   // may take them (M = 512, N = 28672: columns 25344-28671, 120 tiles of 128 x 112
   // against 104 of 128 x 128).
@@ -906,8 +915,8 @@ TEST(PlanSm90, FittedWeightTiles) {
 }
 
 // The benchmark's default grid, on which the performance bars are stated: its
-// plans pinned (version 33's, unchanged through version 38; version 39 changes the
-// second region of M = 512, N = 28672 only), so that a plan
+// plans pinned (version 33's, unchanged through version 38; version 39 changes
+// M = 128, N = 28672 and the second region of M = 512, N = 28672), so that a plan
 // change that moves a grid shape, or the second region of one, is deliberate and
 // measured again. r does not change the plan.
 TEST(PlanSm90, GridPlansAsBenchmarked) {
@@ -936,7 +945,7 @@ TEST(PlanSm90, GridPlansAsBenchmarked) {
       {64, 8192, 8192, P::kHopperSwap64x64, 64, 64, 1, 1, 64, 8192},
       {128, 4096, 4096, P::kHopperSwap64x64, 64, 64, 1, 2, 128, 4096},
       {128, 6144, 4096, P::kHopperSwap64x128, 128, 48, 1, 1, 128, 6144},
-      {128, 28672, 4096, P::kHopper128x128, 128, 128, 1, 1, 128, 28672},
+      {128, 28672, 4096, P::kHopper128x112, 128, 112, 1, 1, 128, 28672},  // version 39
       {128, 4096, 14336, P::kHopperSwap64x128, 128, 64, 2, 1, 128, 4096},
       {128, 8192, 8192, P::kHopperSwap64x128, 128, 64, 1, 1, 128, 8192},
       {512, 4096, 4096, P::kHopper128x128, 128, 128, 1, 1, 512, 4096},
