@@ -290,8 +290,8 @@ inline constexpr int64_t kHopperFittedTokenTilesLongK = 7168;
 inline constexpr int64_t kHopperFittedTokenTilesLongKMaxM = 512;
 inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 
-// Weight tiles fitted to the weights: past kHopperFittedWeightTilesMinM tokens,
-// where the plan is the 128 x 128 or a 192-row program (in one region or two),
+// Weight tiles fitted to the weights: past decode (kHopperSwapMaxM tokens, where
+// the plan leaves the swap programs), where the plan is the 128 x 128 or a 192-row program (in one region or two),
 // fp8_hopper_128x112 / _128x144 (128 tokens by 112 / 144 weight rows) when they
 // leave the busiest SM at most kHopperFittedWeightTilesMaxWorkPercent of its
 // K-block work (both regions' where it has two) in place of two regions or, in
@@ -311,7 +311,6 @@ inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 // old and new plan alternated twice, 0.931-0.984 of the old plan's times (geomean
 // 0.959), e.g. M = 96, N = 12288, K = 4096 19.33 / 18.00; M = 128, N = 28672,
 // K = 4096 37.7 / 37.0 (two waves of 128 x 112 against two of 128 x 128).
-inline constexpr int64_t kHopperFittedWeightTilesMinM = 64;
 inline constexpr int64_t kHopperFittedWeightTilesMaxWaves = 2;
 inline constexpr int64_t kHopperFittedWeightTilesMaxWorkPercent = 88;
 inline constexpr int64_t kHopperFittedWeightTilesManyWavesMaxWorkPercent = 80;

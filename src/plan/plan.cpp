@@ -336,7 +336,6 @@ Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int 
 // waves, or at most ...ManyWavesMaxWorkPercent of it in any number of waves.
 Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int64_t M, int64_t N, int64_t K,
                             int num_sms) {
-  if (M <= kHopperFittedWeightTilesMinM) return chosen.program;
   if (chosen.program != Program::kHopper128x128 && chosen.program != Program::kHopper192x128 &&
       chosen.program != Program::kHopperSwap192x128)
     return chosen.program;
@@ -462,8 +461,10 @@ Plan plan_sm90_one(int64_t M, int64_t N, int64_t K, int num_sms) {
 // below the one-program plan's waves, up to kHopperRegionMaxWaves of them), rows
 // of out for fp8_hopper_192x128, columns for the turned fp8_hopper_swap_192x128;
 // the rest planned as a problem of its own; the split the estimate likes best.
-Plan plan_sm90_regions(int64_t M, int64_t N, int64_t K, int num_sms) {
+// `work`: the busiest SM's K-block work, both regions' where there are two.
+Plan plan_sm90_regions(int64_t M, int64_t N, int64_t K, int num_sms, int64_t& work) {
   Plan best = plan_sm90_one(M, N, K, num_sms);
+  work = busiest_sm_k_work(best, K);
   const bool turned = best.program == Program::kHopperSwap192x128;
   if ((best.program != Program::kHopper192x128 && !turned) || best.waves > kHopperRegionMaxWaves) return best;
   // Work units (clusters' tiles) per wave and per P tile.
@@ -479,10 +480,13 @@ Plan plan_sm90_regions(int64_t M, int64_t N, int64_t K, int num_sms) {
   for (int64_t k = 1; k < one.waves; ++k) {
     const int64_t head = k * per_wave / per_p * tile_p;
     if (head <= 0 || head >= extent) continue;
-    const Plan h = region(0, head);
-    const int64_t hc = region_cost(h), tc = region_cost(region(head, extent));
+    const Plan h = region(0, head), t = region(head, extent);
+    const int64_t hc = region_cost(h), tc = region_cost(t);
     if (h.program != one.program || tc < 0) continue;
-    if (hc + tc < best_cost) best_cost = hc + tc, best = h;
+    if (hc + tc < best_cost) {
+      best_cost = hc + tc, best = h;
+      work = busiest_sm_k_work(h, K) + busiest_sm_k_work(t, K);
+    }
   }
   return best;
 }
@@ -490,14 +494,9 @@ Plan plan_sm90_regions(int64_t M, int64_t N, int64_t K, int num_sms) {
 // SM90: the plan above, or weight tiles fitted to the weights in its place where
 // they cut the work (fitted_weight_tiles).
 Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
-  const Plan best = plan_sm90_regions(M, N, K, num_sms);
-  const bool rows = best.head_m != M, regions = rows || best.head_n != N;
-  int64_t work = busiest_sm_k_work(best, K);
-  // The second region as the two-region estimate planned it.
-  if (regions)
-    work += busiest_sm_k_work(rows ? plan_sm90_one(M - best.head_m, N, K, num_sms)
-                                   : plan_sm90_one(M, N - best.head_n, K, num_sms),
-                              K);
+  int64_t work = 0;
+  const Plan best = plan_sm90_regions(M, N, K, num_sms, work);
+  const bool regions = best.head_m != M || best.head_n != N;
   const Program fitted = fitted_weight_tiles(best, work, regions, M, N, K, num_sms);
   return fitted == best.program ? best : plan_sm90_program(fitted, M, N, K, num_sms);
 }

@@ -15,7 +15,7 @@
 #include <cute/arch/copy_sm90_tma.hpp>
 #include <cute/arch/mma_sm90_desc.hpp>
 #include <cute/arch/mma_sm90_gmma.hpp>
-#include <cute/arch/mma_sm90_gmma_ext.hpp>  // the n = 80 atoms
+#include <cute/arch/mma_sm90_gmma_ext.hpp>  // the n = 80 / 112 / 144 atoms
 #include <cutlass/arch/barrier.h>
 #include <cutlass/arch/reg_reconfig.h>
 
@@ -50,40 +50,23 @@ __device__ __forceinline__ uint64_t desc_advance(uint64_t desc, int bytes) {
 // FP8 instructions are 32 deep (32 bytes of each row), BF16 ones 16 deep (also
 // 32 bytes), so one 128-byte stage is 4 instructions of either kind.
 
+// The FP8 and BF16 atoms of each width a warpgroup's Q slice takes; CuTe names
+// them by shape, so one specialisation per width.
 template <int N> struct MmaOps;
-template <> struct MmaOps<128> {
-  using Fp8 = gmma::MMA_64x128x32_F32E4M3E4M3_SS_TN<>;
-  using Bf16 = gmma::MMA_64x128x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
-};
-template <> struct MmaOps<16> {
-  using Fp8 = gmma::MMA_64x16x32_F32E4M3E4M3_SS_TN<>;
-  using Bf16 = gmma::MMA_64x16x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
-};
-template <> struct MmaOps<32> {
-  using Fp8 = gmma::MMA_64x32x32_F32E4M3E4M3_SS_TN<>;
-  using Bf16 = gmma::MMA_64x32x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
-};
-template <> struct MmaOps<64> {
-  using Fp8 = gmma::MMA_64x64x32_F32E4M3E4M3_SS_TN<>;
-  using Bf16 = gmma::MMA_64x64x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
-};
-template <> struct MmaOps<80> {
-  using Fp8 = gmma::MMA_64x80x32_F32E4M3E4M3_SS_TN<>;
-  using Bf16 = gmma::MMA_64x80x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
-};
-template <> struct MmaOps<96> {
-  using Fp8 = gmma::MMA_64x96x32_F32E4M3E4M3_SS_TN<>;
-  using Bf16 = gmma::MMA_64x96x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
-};
-
-template <> struct MmaOps<112> {
-  using Fp8 = gmma::MMA_64x112x32_F32E4M3E4M3_SS_TN<>;
-  using Bf16 = gmma::MMA_64x112x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
-};
-template <> struct MmaOps<144> {
-  using Fp8 = gmma::MMA_64x144x32_F32E4M3E4M3_SS_TN<>;
-  using Bf16 = gmma::MMA_64x144x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;
-};
+#define CAKE_SM90_MMA_OPS(N)                                                             \
+  template <> struct MmaOps<N> {                                                         \
+    using Fp8 = gmma::MMA_64x##N##x32_F32E4M3E4M3_SS_TN<>;                                \
+    using Bf16 = gmma::MMA_64x##N##x16_F32BF16BF16_SS<gmma::Major::K, gmma::Major::K>;    \
+  };
+CAKE_SM90_MMA_OPS(16)
+CAKE_SM90_MMA_OPS(32)
+CAKE_SM90_MMA_OPS(64)
+CAKE_SM90_MMA_OPS(80)
+CAKE_SM90_MMA_OPS(96)
+CAKE_SM90_MMA_OPS(112)
+CAKE_SM90_MMA_OPS(128)
+CAKE_SM90_MMA_OPS(144)
+#undef CAKE_SM90_MMA_OPS
 
 template <typename Op, int R, size_t... I>
 __device__ __forceinline__ void mma_call(uint64_t da, uint64_t db, float (&acc)[R], bool accumulate,

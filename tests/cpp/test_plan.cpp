@@ -22,6 +22,27 @@ Program sm90_program(int64_t M, int64_t N, int64_t K = 4096, int sms = 132) {
   return cake::plan(M, N, K, 128, Arch::SM90, sms).program;
 }
 
+// A plan of one program on the whole problem, unsplit, on 132 SMs: its program,
+// CTA pairs (1 or 2), tiles and waves.
+struct OneRegionPlan {
+  int64_t M, N, K;
+  Program program;
+  int cluster;
+  int64_t tiles, waves;
+};
+
+void expect_one_region_plan(const OneRegionPlan& c) {
+  const cake::Plan p = cake::plan(c.M, c.N, c.K, 128, Arch::SM90, 132);
+  SCOPED_TRACE(std::to_string(c.M) + " " + std::to_string(c.N) + " " + std::to_string(c.K));
+  EXPECT_EQ(p.program, c.program);
+  EXPECT_EQ(p.cluster_m * p.cluster_n, c.cluster);
+  EXPECT_EQ(p.split_k, 1);
+  EXPECT_EQ(p.tiles, c.tiles);
+  EXPECT_EQ(p.waves, c.waves);
+  EXPECT_EQ(p.head_m, c.M);
+  EXPECT_EQ(p.head_n, c.N);
+}
+
 TEST(PlanSm90, SmallMSwapsAB) {
   for (int64_t M : {1, 2, 16, 17, 32, 33, 63, 64}) {
     // Tiles of 16 tokens up to 16, 32 up to 32, then 64; 64 weight rows each.
@@ -792,31 +813,22 @@ TEST(PlanSm90, SplitWideTilesForOnePartialWaveAtLongK) {
 // kHopperFittedTokenTilesMaxWorkPercent of the chosen plan's work; in CTA pairs
 // sharing each weight tile where the pairs take no more waves.
 TEST(PlanSm90, FittedTokenTiles) {
-  struct Case {
-    int64_t M, N, K;
-    Program program;
-    int pairs;  // cluster_m
-    int64_t tiles;
-  };
-  for (const Case& c : {
+  // (The pairs of the swap programs run along M: cluster_m.)
+  for (const OneRegionPlan& c : {
            // 128 tiles of 128 weight rows x 80 tokens in one wave of pairs, against 96
            // of 128 x 128 (5/8 of the work)
-           Case{320, 4096, 4096, Program::kHopperSwap128x80, 2, 128},
-           Case{160, 8192, 2048, Program::kHopperSwap128x80, 2, 128},
-           Case{192, 6144, 4096, Program::kHopperSwap128x96, 2, 96},
-           Case{384, 4096, 4096, Program::kHopperSwap128x96, 2, 128},
+           OneRegionPlan{320, 4096, 4096, Program::kHopperSwap128x80, 2, 128, 1},
+           OneRegionPlan{160, 8192, 2048, Program::kHopperSwap128x80, 2, 128, 1},
+           OneRegionPlan{192, 6144, 4096, Program::kHopperSwap128x96, 2, 96, 1},
+           OneRegionPlan{384, 4096, 4096, Program::kHopperSwap128x96, 2, 128, 1},
            // 108 tiles of 96 tokens (three along M): pairs would take two waves
-           Case{256, 4608, 3584, Program::kHopperSwap128x96, 1, 108},
+           OneRegionPlan{256, 4608, 3584, Program::kHopperSwap128x96, 1, 108, 1},
            // 64 weight rows x 80 / 96 tokens in place of 64 x 128 tiles (3/4, 5/8 of the work)
-           Case{160, 4096, 14336, Program::kHopperSwap64x80, 2, 128},
-           Case{192, 4096, 4096, Program::kHopperSwap64x96, 2, 128},
+           OneRegionPlan{160, 4096, 14336, Program::kHopperSwap64x80, 2, 128, 1},
+           OneRegionPlan{192, 4096, 4096, Program::kHopperSwap64x96, 2, 128, 1},
        }) {
-    const cake::Plan p = cake::plan(c.M, c.N, c.K, 128, Arch::SM90, 132);
-    EXPECT_EQ(p.program, c.program) << c.M << " " << c.N << " " << c.K;
-    EXPECT_EQ(p.cluster_m, c.pairs) << c.M << " " << c.N << " " << c.K;
-    EXPECT_EQ(p.split_k, 1) << c.M << " " << c.N << " " << c.K;
-    EXPECT_EQ(p.tiles, c.tiles) << c.M << " " << c.N << " " << c.K;
-    EXPECT_EQ(p.waves, 1) << c.M << " " << c.N << " " << c.K;
+    expect_one_region_plan(c);
+    EXPECT_EQ(cake::plan(c.M, c.N, c.K, 128, Arch::SM90, 132).cluster_n, 1);
   }
   // At 83% of the work they are not taken below kHopperFittedTokenTilesLongK (lost
   // by up to 7%); from it on, in pairs up to kHopperFittedTokenTilesLongKMaxM tokens.
@@ -848,29 +860,17 @@ TEST(PlanSm90, FittedTokenTiles) {
 // or 144 weight rows in place of the 128 x 128 and 192-row programs, in no more
 // waves (at most two) and at most 88% of the busiest SM's K-block work.
 TEST(PlanSm90, FittedWeightTiles) {
-  struct Case {
-    int64_t M, N, K;
-    Program program;
-    int64_t tiles, waves;
-  };
-  for (const Case& c : {
+  for (const OneRegionPlan& c : {
            // 126 tiles of 128 x 112 against 108 of 128 x 128 (7/8 of the work)
-           Case{384, 4608, 3584, Program::kHopper128x112, 126, 1},
+           OneRegionPlan{384, 4608, 3584, Program::kHopper128x112, 1, 126, 1},
            // 129 of 128 x 144 against 96 of 192 x 128 (3/4)
-           Case{384, 6144, 4096, Program::kHopper128x144, 129, 1},
+           OneRegionPlan{384, 6144, 4096, Program::kHopper128x144, 1, 129, 1},
            // two waves each: 256 of 128 x 144 against 216 of 192 x 128; 256 of
            // 128 x 112 against 224 of 128 x 128
-           Case{1024, 4608, 3584, Program::kHopper128x144, 256, 2},
-           Case{512, 7168, 8192, Program::kHopper128x112, 256, 2},
-       }) {
-    const cake::Plan p = cake::plan(c.M, c.N, c.K, 128, Arch::SM90, 132);
-    EXPECT_EQ(p.program, c.program) << c.M << " " << c.N << " " << c.K;
-    EXPECT_EQ(p.tiles, c.tiles) << c.M << " " << c.N << " " << c.K;
-    EXPECT_EQ(p.waves, c.waves) << c.M << " " << c.N << " " << c.K;
-    EXPECT_EQ(p.split_k, 1) << c.M << " " << c.N << " " << c.K;
-    EXPECT_EQ(p.head_m, c.M);
-    EXPECT_EQ(p.head_n, c.N);
-  }
+           OneRegionPlan{1024, 4608, 3584, Program::kHopper128x144, 1, 256, 2},
+           OneRegionPlan{512, 7168, 8192, Program::kHopper128x112, 1, 256, 2},
+       })
+    expect_one_region_plan(c);
   // Not on more waves than the chosen plan at 7/8 of its work (M = 384, N = 14336,
   // K = 8192: 3 of 128 x 112 against 2 of 192 x 128, 0.96-1.05 of its time).
   EXPECT_EQ(sm90_program(384, 14336, 8192), Program::kHopper192x128);
@@ -904,7 +904,7 @@ TEST(PlanSm90, FittedWeightTiles) {
     EXPECT_EQ(p.tiles, 256);
     EXPECT_EQ(p.waves, 2);
   }
-  EXPECT_EQ(sm90_program(cake::kHopperFittedWeightTilesMinM, 28672, 4096), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(cake::kHopperSwapMaxM, 28672, 4096), Program::kHopperSwap64x64);
   // Not in place of a plan of two regions; the second region, a problem of its own,
   // may take them (M = 512, N = 28672: columns 25344-28671, 120 tiles of 128 x 112
   // against 104 of 128 x 128).
