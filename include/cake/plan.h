@@ -178,6 +178,22 @@ inline constexpr int kHopperSwapWideTokenTilesMinRows = 48;
 // 128-row tiles, each weight tile read once).
 inline constexpr int64_t kHopperSwapNarrowMaxM = 128;
 inline constexpr int64_t kHopperSwapNarrowMaxN = 8192;
+// ... except from K = kHopperWeightTilePairsMinK on where fp8_hopper_64x96 (64
+// tokens x 96 weight rows on wgmma's N side) in CTA pairs on the two token tiles,
+// sharing each weight tile by TMA multicast (cuBLASLt's 96 x 64 tiles in clusters
+// of 2 there), is one wave of pairs on at least kHopperWeightTilePairsMinFillPercent
+// of the SMs (plan.cpp hopper_multicast): N = 4512..6336 on 132 SMs. Each CTA loads
+// half a weight tile and its 64 tokens per K block, where 64-row weight tiles 128
+// tokens wide load all 128 (and narrow ones leave a quarter of wgmma idle). H200,
+// 2026-12-01, r = 128, best of two runs each, forced pairs / the plan before, over
+// M = 65, 72, 96, 112, 128 and N = 4608, 4864, 5120, 5632, 6144, 6336: K = 4096
+// 0.936-1.009 (M = 128, N = 6144 10.78 / 11.14 us), K = 14336 0.901-0.953; at
+// K = 3584 (N = 4608) 0.956-1.004; at K = 2048 0.947-1.084 and K = 1024 0.987-1.145,
+// so not there; N = 4096 (43 pairs, 65% of the SMs) 1.08-1.10 and 67 pairs or more
+// (two waves) 1.33-1.62. Unpaired, the same tiles were 1.07-1.13 of the plan's
+// times at K = 4096.
+inline constexpr int64_t kHopperWeightTilePairsMinK = 4096;
+inline constexpr int kHopperWeightTilePairsMinFillPercent = 72;
 // ... except at short K: there the 64 x 64 swap program on token tiles of 64,
 // unsplit, when its tiles fill more than half the SMs in one wave and K is at most
 // kHopperTokenTilesMaxK. Each weight tile is then read by two CTAs (the second
@@ -293,11 +309,11 @@ inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 // Weight tiles fitted to the weights: past decode (kHopperSwapMaxM tokens, where
 // the plan leaves the swap programs), where the plan is the 128 x 128 or a 192-row program (in one region or two),
 // fp8_hopper_128x112 / _128x144 (128 tokens by 112 / 144 weight rows) when they
-// leave the busiest SM at most kHopperFittedWeightTilesMaxWorkPercent of its
-// K-block work (both regions' where it has two) in place of two regions or, in
-// no more waves, of one program on at most kHopperFittedWeightTilesMaxWaves
-// waves; or at most kHopperFittedWeightTilesManyWavesMaxWorkPercent of it in any
-// number of waves. H200, r = 128, us, the plan before / fitted: one wave, M = 384,
+// leave the busiest SM at most kHopperFittedWeightTilesRegionsMaxWorkPercent of
+// both regions' K-block work in place of two regions; in place of one program,
+// at most kHopperFittedWeightTilesMaxWorkPercent of its work in no more waves
+// where it has at most kHopperFittedWeightTilesMaxWaves waves, or at most
+// kHopperFittedWeightTilesManyWavesMaxWorkPercent of it in any number of waves. H200, r = 128, us, the plan before / fitted: one wave, M = 384,
 // N = 4608, K = 3584 17.1 / 14.6 (126 tiles of 128 x 112 against 108 of
 // 128 x 128, 7/8 of the work), M = 384, N = 6144, K = 4096 22.5 / 19.1 (129 of
 // 128 x 144 against 96 of 192 x 128, 3/4); two waves each, M = 1024, N = 4608,
@@ -314,6 +330,19 @@ inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 inline constexpr int64_t kHopperFittedWeightTilesMaxWaves = 2;
 inline constexpr int64_t kHopperFittedWeightTilesMaxWorkPercent = 88;
 inline constexpr int64_t kHopperFittedWeightTilesManyWavesMaxWorkPercent = 80;
+// Two regions are two launches, each with its fill and drain, and their work is
+// counted with the second region on the program it would run without fitted tiles
+// (it may take them, planned as a problem of its own). One launch of fitted tiles
+// measured faster up to 97% of that work (88% before): H200, 2026-12-01, r = 128,
+// best of two runs each, us, two regions / fitted: M = 72, N = 37888, K = 2048
+// 31.42 / 27.51; M = 96, K = 3584 45.60 / 41.07; M = 128, K = 3584 46.57 / 42.53;
+// M = 120, K = 8192 88.08 / 83.96; M = 200, N = 18944, K = 3584 35.12 / 31.23;
+// M = 577, N = 7168, K = 4096 35.58 / 31.64; M = 1729, N = 6144, K = 4096 81.31 /
+// 73.54; M = 641, N = 14336, K = 8192 161.9 / 153.6; M = 1281, N = 5120, K = 3584
+// 45.24 / 42.56; M = 1153, N = 10240, K = 8192 185.7 / 176.5; as fast at M = 1537,
+// N = 4096, K = 4096 46.75 / 46.32 and M = 1025, N = 12288, K = 4096 98.2-105.7 /
+// 100.2-104.0.
+inline constexpr int64_t kHopperFittedWeightTilesRegionsMaxWorkPercent = 97;
 
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs (at most the program's limit: 8 for the 64 x 64 and 64 x 16 swap
@@ -386,9 +415,10 @@ inline constexpr int64_t kHopperLongPromotionMinK = 3072;
 // program's block, or for the 64-row swap programs a multiple of 8 below it.
 // promotion_k 0 lets the plan choose (kHopperLongPromotionMinK); 64 or 128 forces it.
 // multicast 0 lets the plan choose whether CTA pairs along the Q operand share
-// their P tile by TMA multicast (cluster_n = 2, or cluster_m = 2 with swap); 1
-// forces it off, 2 on (InvalidArgument where the plan cannot: with split-K, narrow
-// or partial P tiles, or a single tile along Q).
+// their P tile by TMA multicast (cluster_n = 2, or cluster_m = 2 with swap), or in
+// fp8_hopper_64x96 pairs along M their weight tile (cluster_m = 2); 1 forces it
+// off, 2 on (InvalidArgument where the plan cannot: with split-K, narrow or partial
+// shared tiles, or a single tile along the pairs).
 Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split = 0,
                        int rows = 0, int promotion_k = 0, int multicast = 0);
 

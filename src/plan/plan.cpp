@@ -179,8 +179,10 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // CTA pairs along Q that share their P tile, each loading half of it into both by
 // TMA multicast: a quarter less traffic from L2 per output element on 128 x 128
 // tiles (a fifth on 192 x 128; their K loops read 7.7-8.5 TB/s from L2 on the
-// H200). Possible without split-K, on whole P tiles (no narrow ones, the P operand
-// at least a tile long) and at least two tiles along Q. The plan takes it
+// H200). CTA pairs share their P tile, lying along Q, or in the programs that
+// share Q (config.h kPairsShareQ) their Q tile, lying along P. Possible without
+// split-K, on whole shared tiles (no narrow ones, the operand at least a tile
+// long) and at least two tiles along the pairs. The plan takes it
 // (multicast 0) on tiles of at least 128 x 112 from kHopperMulticastMinWaves
 // waves on, and for the two token tiles of the 64 x 64 and 64 x 32 swap programs
 // in one wave of pairs on nearly every SM (kHopperTokenTilePairsMinM and the K
@@ -188,17 +190,20 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // (InvalidArgument where impossible).
 template <typename Shape>
 void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int multicast) {
-  const bool swap = Shape::kSwapAB;
-  const int64_t p_extent = swap ? N : M;
+  const bool swap = Shape::kSwapAB, share_q = Shape::kPairsShareQ;
+  const int64_t p_extent = swap ? N : M, q_extent = swap ? M : N;
   const int64_t tiles_p = swap ? p.tiles_n : p.tiles_m, tiles_q = swap ? p.tiles_m : p.tiles_n;
   const int tile_p = swap ? p.tile_n : p.tile_m;
   const int64_t clusters = resident_clusters(2, num_sms);
-  const bool possible = p.split_k == 1 && tile_p == Shape::kBlockP && p_extent >= Shape::kBlockP && tiles_q >= 2 &&
-                        clusters > 0;
+  // The shared operand's tiles, and those along the pairs.
+  const int64_t tiles_shared = share_q ? tiles_q : tiles_p, tiles_along = share_q ? tiles_p : tiles_q;
+  const bool whole_shared = share_q ? q_extent >= Shape::kBlockQ : tile_p == Shape::kBlockP && p_extent >= Shape::kBlockP;
+  const bool possible = p.split_k == 1 && whole_shared && tiles_along >= 2 && clusters > 0;
   if (multicast == 2 && !possible)
-    throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(p.program) +
-                          " multicasts its P tile only without split-K, on whole P tiles of " +
-                          std::to_string(Shape::kBlockP) + " rows and at least two tiles along Q");
+    throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(p.program) + " multicasts its " +
+                          (share_q ? "Q" : "P") + " tile only without split-K, on whole " + (share_q ? "Q" : "P") +
+                          " tiles of " + std::to_string(share_q ? Shape::kBlockQ : Shape::kBlockP) +
+                          " rows and at least two tiles along " + (share_q ? "P" : "Q"));
   const bool wide = Shape::kBlockP >= 128 && Shape::kBlockQ >= 112 && p.waves >= kHopperMulticastMinWaves;
   const bool one_full_wave_of_pairs =
       tiles_p <= clusters && 2 * tiles_p * 100 >= int64_t{num_sms} * kHopperTokenTilePairsMinFillPercent;
@@ -213,10 +218,15 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
   // more waves than single CTAs would.
   const bool fitted = swap && (Shape::kBlockQ == 80 || Shape::kBlockQ == 96) &&
                       ceil_div(tiles_p * ceil_div(tiles_q, 2), std::max<int64_t>(clusters, 1)) <= p.waves;
-  const bool on = multicast == 2 || (multicast == 0 && possible && (wide || token_tiles || fitted));
+  // Weight tiles shared by two token tiles (64 x 96 at 65..128 tokens): one wave of
+  // pairs on most SMs, at long enough K (kHopperWeightTilePairsMinK).
+  const bool weight_tiles = share_q && tiles_along == 2 && K >= kHopperWeightTilePairsMinK &&
+                            tiles_shared <= clusters &&
+                            2 * tiles_shared * 100 >= int64_t{num_sms} * kHopperWeightTilePairsMinFillPercent;
+  const bool on = multicast == 2 || (multicast == 0 && possible && (wide || token_tiles || fitted || weight_tiles));
   if (!on) return;
-  (swap ? p.cluster_m : p.cluster_n) = 2;
-  const int64_t pairs = tiles_p * ceil_div(tiles_q, 2);
+  (swap != share_q ? p.cluster_m : p.cluster_n) = 2;
+  const int64_t pairs = tiles_shared * ceil_div(tiles_along, 2);
   p.workers = clusters * 2;
   p.waves = ceil_div(pairs, clusters);
   p.grid = static_cast<int>(std::min(pairs, clusters) * 2);
@@ -240,7 +250,9 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
 //    against 40.7 us with the two-warpgroup 64 x 128 program); at short K, where
 //    64 x 64 tiles fill the SMs in one wave, those instead: no split-K hand-over
 //    (kHopperTokenTilesMaxK); up to kHopperTokenTilePairsMaxK where they run in
-//    multicast pairs (hopper_multicast).
+//    multicast pairs (hopper_multicast). From kHopperWeightTilePairsMinK, tiles of
+//    64 tokens x 96 weight rows in pairs sharing the weight tile where those pairs
+//    are one wave on most SMs (kHopperWeightTilePairsMinFillPercent).
 //  - Otherwise M <= 192 on N <= 4096: from K = 4096 64-row weight tiles 128 tokens
 //    wide (kHopperSwapWideTokenTilesMinK); below, 128-row weight tiles, 64 tokens,
 //    or tiles of 64 tokens x 96 weight rows (the weights on wgmma's N side) where
@@ -265,6 +277,7 @@ Program choose_sm90_by_shape(int64_t M, int64_t N, int64_t K, int num_sms) {
     return pairs ? Program::kHopperSwap64x32 : Program::kHopperSwap64x64;
   }
   if (N <= kHopperSwapNarrowMaxN && M <= kHopperSwapNarrowMaxM) {
+    if (plan_sm90_program(Program::kHopper64x96, M, N, K, num_sms).cluster_m == 2) return Program::kHopper64x96;
     const bool token_tiles =
         one_full_wave(ceil_div(N, 64) * ceil_div(M, 64), num_sms) &&
         (K <= kHopperTokenTilesMaxK ||
@@ -344,9 +357,10 @@ Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int6
   for (Program fitted : {Program::kHopper128x112, Program::kHopper128x144}) {
     const Plan q = plan_sm90_program(fitted, M, N, K, num_sms);
     const int64_t w = busiest_sm_k_work(q, K);
-    const bool few_waves = regions || (chosen.waves <= kHopperFittedWeightTilesMaxWaves && q.waves <= chosen.waves);
-    const bool fits = w * 100 <= work * (few_waves ? kHopperFittedWeightTilesMaxWorkPercent
-                                                   : kHopperFittedWeightTilesManyWavesMaxWorkPercent);
+    const bool few_waves = chosen.waves <= kHopperFittedWeightTilesMaxWaves && q.waves <= chosen.waves;
+    const bool fits = w * 100 <= work * (regions     ? kHopperFittedWeightTilesRegionsMaxWorkPercent
+                                         : few_waves ? kHopperFittedWeightTilesMaxWorkPercent
+                                                     : kHopperFittedWeightTilesManyWavesMaxWorkPercent);
     if (fits && w < least) least = w, best = fitted;
   }
   return best;

@@ -41,6 +41,11 @@ struct ProgramShape {
   // Not turned, a Q block that is not whole 64-column boxes of out is staged and
   // stored as one box of plain (unswizzled) rows of kBlockQ columns.
   static constexpr bool kPlainOut = !kSwapAB && kBlockQ % 64 != 0;
+  // CTA pairs (TMA multicast) share one operand tile, each CTA loading half of it
+  // into both: the P tile, pairs lying along Q; in the one program on 64 tokens of
+  // P by weight rows of Q (64 x 96), the weight tile, pairs lying along P, as
+  // cuBLASLt's 96 x 64 tiles in clusters of two at 65..128 tokens do.
+  static constexpr bool kPairsShareQ = !kSwapAB && kBlockP == 64;
   static constexpr int kConsumerWarpgroups = kBlockP / 64 * kQWarpgroups;
   static constexpr int kThreads = 128 * (kConsumerWarpgroups + 1);
   static constexpr int kStageBytes = (kBlockP + kBlockQ) * kRowBytes;

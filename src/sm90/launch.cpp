@@ -44,28 +44,32 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStr
   const bool narrow = tile_p < Shape::kBlockP;
   const int p_rows = static_cast<int>(std::min<int64_t>(tile_p, ceil8(rows_p)));
   const int q_rows = static_cast<int>(std::min<int64_t>(Shape::kBlockQ, ceil8(rows_q)));
-  // Multicast: each CTA of a cluster loads a slice of the P tile.
-  const int multicast = swap ? plan.cluster_m : plan.cluster_n;
-  const int p_box = p_rows / multicast;
+  // Multicast: each CTA of a pair loads a slice of the shared tile, P (pairs along
+  // Q) or, where the program's pairs share Q (config.h kPairsShareQ), Q (pairs
+  // along P).
+  const bool share_q = Shape::kPairsShareQ;
+  const int multicast = (swap != share_q) ? plan.cluster_m : plan.cluster_n;
+  const int parts_p = share_q ? 1 : multicast, parts_q = share_q ? multicast : 1;
+  const int p_box = p_rows / parts_p, q_box = q_rows / parts_q;
   // The last tile along P and along Q: boxes of the operand's rows in it (rounded
   // up to 8), so that TMA fills no rows past the operand (program.cuh, producer).
   const int64_t tiles_p = swap ? plan.tiles_n : plan.tiles_m, tiles_q = swap ? plan.tiles_m : plan.tiles_n;
-  const int p_last_box = static_cast<int>(ceil8((rows_p - (tiles_p - 1) * tile_p + multicast - 1) / multicast));
-  const int q_last_box = static_cast<int>(ceil8(rows_q - (tiles_q - 1) * Shape::kBlockQ));
+  const int p_last_box = static_cast<int>(ceil8((rows_p - (tiles_p - 1) * tile_p + parts_p - 1) / parts_p));
+  const int q_last_box = static_cast<int>(ceil8((rows_q - (tiles_q - 1) * Shape::kBlockQ + parts_q - 1) / parts_q));
   const void* p_base = swap ? static_cast<const void*>(a.b) : a.a;
   const void* q_base = swap ? static_cast<const void*>(a.a) : a.b;
   TensorMaps maps{};
   maps.p = fp8(p_base, rows_p, swap ? ldb : lda, p_box);
-  maps.q = fp8(q_base, rows_q, swap ? lda : ldb, q_rows);
+  maps.q = fp8(q_base, rows_q, swap ? lda : ldb, q_box);
   maps.p_last = p_last_box == p_box ? maps.p : fp8(p_base, rows_p, swap ? ldb : lda, p_last_box);
-  maps.q_last = q_last_box == q_rows ? maps.q : fp8(q_base, rows_q, swap ? lda : ldb, q_last_box);
+  maps.q_last = q_last_box == q_box ? maps.q : fp8(q_base, rows_q, swap ? lda : ldb, q_last_box);
   if (adapter) {
     const __nv_bfloat16* lora_p = swap ? a.lora_b : a.d;
     const __nv_bfloat16* lora_q = swap ? a.d : a.lora_b;
     maps.lora_p = bf16(lora_p, rows_p, p_box);
-    maps.lora_q = bf16(lora_q, rows_q, q_rows);
+    maps.lora_q = bf16(lora_q, rows_q, q_box);
     maps.lora_p_last = p_last_box == p_box ? maps.lora_p : bf16(lora_p, rows_p, p_last_box);
-    maps.lora_q_last = q_last_box == q_rows ? maps.lora_q : bf16(lora_q, rows_q, q_last_box);
+    maps.lora_q_last = q_last_box == q_box ? maps.lora_q : bf16(lora_q, rows_q, q_last_box);
   }
   // Each consumer warpgroup stores its 64 rows of P: boxes of 64 (M) x 64 (N), or
   // with swap of its kWarpgroupQ tokens x 64 (N), staged in 128-byte swizzled rows.
@@ -91,7 +95,7 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStr
   params.p_rows = static_cast<uint32_t>(p_rows);
   params.q_rows = static_cast<uint32_t>(q_rows);
   params.p_last_rows = static_cast<uint32_t>(p_last_box == p_box ? 0 : p_last_box);
-  params.q_last_rows = static_cast<uint32_t>(q_last_box == q_rows ? 0 : q_last_box);
+  params.q_last_rows = static_cast<uint32_t>(q_last_box == q_box ? 0 : q_last_box);
   params.narrow = narrow;
   params.a_scale = a.a_scale;
   params.b_scale = a.b_scale;

@@ -4,9 +4,10 @@
 //
 // Warp-specialised and persistent. Clusters walk the output tiles (scheduler.cuh):
 // either `split` CTAs that share each tile and split its K loop (split-K), or
-// `multicast` CTAs on neighbouring tiles along Q that share their P tile, each
-// loading a slice of it into all of them by TMA multicast (less traffic from L2
-// per output element); both 1: one CTA per tile, no cluster. Per CTA:
+// `multicast` CTAs on neighbouring tiles along Q that share their P tile (along P
+// sharing their Q tile: config.h kPairsShareQ), each loading a slice of it into
+// all of them by TMA multicast (less traffic from L2 per output element); both 1:
+// one CTA per tile, no cluster. Per CTA:
 //   warpgroup 0      producer: one thread streams 128-byte-wide K slices of both
 //                    operands into a ring of shared-memory stages with TMA,
 //                    completing on mbarriers: first its share of the K loop of a/b
@@ -77,6 +78,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   // the output tile is staged and stored as one box of plain rows.
   constexpr bool kPlainOut = Shape::kPlainOut;
   constexpr int kPBytes = kBlockP * kRowBytes;
+  // Pairs share the Q tile (along P) instead of the P tile (along Q).
+  constexpr bool kShareQ = Shape::kPairsShareQ;
   // P tiles start every p_step rows: the block, or narrow tiles' p_rows.
   const uint32_t p_step = Shape::kNarrowTiles ? params.p_rows : kBlockP;
   constexpr int kStageBytes = Shape::kStageBytes;  // P slice, then Q slice
@@ -173,11 +176,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     kb_end = k_block_at((rank + 1) * units / split);
   }
 
-  TileScheduler scheduler(params.tiles_p, params.tiles_q, params.raster_group, multicast, split * multicast);
-  // Multicast: the cluster's tile along Q is `multicast` of them, this CTA's the
-  // one of its rank (read where used: a register held over the loops spills in
-  // the 40-register producer).
-  auto own_q = [&](uint32_t tq) { return multicast > 1 ? tq * multicast + cluster_rank() : tq; };
+  TileScheduler scheduler(params.tiles_p, params.tiles_q, params.raster_group, kShareQ ? multicast : 1,
+                          kShareQ ? 1 : multicast, split * multicast);
+  // Multicast: the cluster's tile along Q (along P where pairs share Q) is
+  // `multicast` of them, this CTA's the one of its rank (read where used: a
+  // register held over the loops spills in the 40-register producer).
+  auto own_p = [&](uint32_t tp) { return kShareQ && multicast > 1 ? tp * multicast + cluster_rank() : tp; };
+  auto own_q = [&](uint32_t tq) { return !kShareQ && multicast > 1 ? tq * multicast + cluster_rank() : tq; };
 
   if (warpgroup == 0) {
     // ---------------------------------------------------------------- producer
@@ -191,34 +196,50 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // with zeros, slowly: about 2.3 ns per 128-byte row on the H200, so that a
       // box of 8 real token rows of 64 took 0.13 us more per K block.
       // Multicast (pairs, the plan's only cluster of them): this CTA loads the
-      // rank-th part of the P tile (its box is a half of the P rows) into the same
-      // place in both CTAs; the whole tile arrives in each. A CTA past the last Q
-      // tile (an odd number of them) loads no Q at all.
-      // This tile's bytes per stage and the first row of this CTA's part of the P
-      // box: those of whole tiles, computed once, unless it is a last one.
+      // rank-th part of the shared tile (its box is a half of the P rows, or of the
+      // Q rows where pairs share Q) into the same place in both CTAs; the whole
+      // tile arrives in each. A CTA past the other operand's last tile (an odd
+      // number of them) loads none of that operand.
+      // This tile's bytes per stage and the first row of this CTA's part of the
+      // shared box: those of whole tiles, computed once, unless it is a last one.
       const uint32_t whole_bytes = (params.p_rows + params.q_rows) * kRowBytes;
-      const uint32_t whole_slice_row = multicast > 1 ? cluster_rank() * (params.p_rows / 2) : 0;
+      const uint32_t whole_slice_row =
+          multicast > 1 ? cluster_rank() * ((kShareQ ? params.q_rows : params.p_rows) / 2) : 0;
       uint32_t bytes = whole_bytes, slice_row = whole_slice_row;
       auto load = [&](const CUtensorMap* p_map, const CUtensorMap* q_map, int k, int row_p, int row_q) {
         cutlass::arch::ClusterBarrier::wait(&empty[stage], phase ^ 1);
         Barrier* bar = reinterpret_cast<Barrier*>(&full[stage]);
         cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], bytes);
-        if (multicast > 1) {
-          tma_load_multicast(p_map, bar, 0b11, ring + stage * kStageBytes + slice_row * kRowBytes, k,
-                             row_p + static_cast<int>(slice_row), kEvictNormal);
+        uint8_t* const p_dst = ring + stage * kStageBytes;
+        uint8_t* const q_dst = p_dst + kPBytes;
+        if constexpr (kShareQ) {
+          if (p_map) tma_load(p_map, bar, p_dst, k, row_p, kEvictNormal);
+          if (multicast > 1) {
+            tma_load_multicast(q_map, bar, 0b11, q_dst + slice_row * kRowBytes, k, row_q + static_cast<int>(slice_row),
+                               kEvictNormal);
+          } else {
+            tma_load(q_map, bar, q_dst, k, row_q, kEvictNormal);
+          }
         } else {
-          tma_load(p_map, bar, ring + stage * kStageBytes, k, row_p, kEvictNormal);
+          if (multicast > 1) {
+            tma_load_multicast(p_map, bar, 0b11, p_dst + slice_row * kRowBytes, k, row_p + static_cast<int>(slice_row),
+                               kEvictNormal);
+          } else {
+            tma_load(p_map, bar, p_dst, k, row_p, kEvictNormal);
+          }
+          if (q_map) tma_load(q_map, bar, q_dst, k, row_q, kEvictNormal);
         }
-        if (q_map) tma_load(q_map, bar, ring + stage * kStageBytes + kPBytes, k, row_q, kEvictNormal);
         if (++stage == kStages) stage = 0, phase ^= 1;
       };
       uint32_t tp, tq;
       uint32_t taken_phase = 0;
       bool signalled = false;  // landing_free given for an earlier tile
       while (scheduler.get(tp, tq)) {
+        tp = own_p(tp);
         tq = own_q(tq);
         const bool p_last = p_short && tp + 1 == params.tiles_p, q_last = q_short && tq + 1 == params.tiles_q;
-        const bool q_none = tq >= params.tiles_q;
+        // Past the operand's last tile: only this CTA's part of the shared tile.
+        const bool p_none = kShareQ && tp >= params.tiles_p, q_none = !kShareQ && tq >= params.tiles_q;
         const int row_p = static_cast<int>(tp * p_step), row_q = static_cast<int>(tq * kBlockQ);
         // The tile's K blocks, then the adapter's slices.
         auto stream = [&](const CUtensorMap* mp, const CUtensorMap* mq, const CUtensorMap* mlp,
@@ -236,13 +257,18 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         // pairs at M = 128 9.46 against 8.85; as here 6.97 against 6.89, 8.90
         // against 8.80. One call site for both branches measured the same within
         // the spread.)
-        if (p_last || q_last || q_none) {
-          const uint32_t p_box = p_last ? params.p_last_rows : params.p_rows / multicast;
-          const uint32_t q_box = q_none ? 0 : q_last ? params.q_last_rows : params.q_rows;
-          bytes = (p_box * multicast + q_box) * kRowBytes;
-          slice_row = multicast > 1 ? cluster_rank() * p_box : 0;
-          stream(p_last ? &maps.p_last : &maps.p, q_none ? nullptr : q_last ? &maps.q_last : &maps.q,
-                 p_last ? &maps.lora_p_last : &maps.lora_p,
+        if (p_last || q_last || p_none || q_none) {
+          // Rows per CTA's box (of the shared tile: its part) and what arrives.
+          const uint32_t p_box = p_none   ? 0
+                                 : p_last ? params.p_last_rows
+                                          : params.p_rows / (kShareQ ? 1 : multicast);
+          const uint32_t q_box = q_none   ? 0
+                                 : q_last ? params.q_last_rows
+                                          : params.q_rows / (kShareQ ? multicast : 1);
+          bytes = (kShareQ ? p_box + q_box * multicast : p_box * multicast + q_box) * kRowBytes;
+          slice_row = multicast > 1 ? cluster_rank() * (kShareQ ? q_box : p_box) : 0;
+          stream(p_none ? nullptr : p_last ? &maps.p_last : &maps.p, q_none ? nullptr : q_last ? &maps.q_last : &maps.q,
+                 p_none ? nullptr : p_last ? &maps.lora_p_last : &maps.lora_p,
                  q_none ? nullptr : q_last ? &maps.lora_q_last : &maps.lora_q);
         } else {
           bytes = whole_bytes;
@@ -402,6 +428,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     bool carried = false;
     uint32_t tp, tq;
     while (scheduler.get(tp, tq)) {
+      tp = own_p(tp);
       tq = own_q(tq);
       if (!carried) {
 #pragma unroll

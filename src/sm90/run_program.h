@@ -20,15 +20,16 @@ struct ProgramParams {
   uint32_t lora_steps;   // r / 16: BF16 wgmma instructions over the whole rank
   uint32_t n;            // columns of out (bias length)
   uint32_t split;        // CTAs per cluster sharing a tile's K loop (1: none)
-  uint32_t multicast;    // CTAs per cluster sharing a P tile by TMA multicast (1: none)
-  // Rows of a P / Q tile's boxes: the tile, or fewer when the operand is shorter
-  // (then it is one tile); with multicast each CTA's P box is p_rows / multicast.
+  uint32_t multicast;    // CTAs per cluster sharing a P tile (or Q: config.h kPairsShareQ) by TMA multicast (1: none)
+  // Rows of a P / Q tile: the tile, or fewer when the operand is shorter (then it
+  // is one tile); with multicast each CTA's box of the shared tile is a
+  // multicast-th of them.
   // Narrow-tile programs (config.h kNarrowTiles) start P tiles every p_rows rows,
   // the others every kBlockP (the same whenever there are several).
   uint32_t p_rows, q_rows;
-  // Rows of the last P tile's box per CTA (multicast: each CTA's part) and of the
-  // last Q tile's box where the operand ends inside that tile: its rows there,
-  // rounded up to 8; 0 where the last tile's boxes are the others'.
+  // Rows of the last P and Q tiles' boxes per CTA (of a shared tile: each CTA's
+  // part) where the operand ends inside that tile: its rows there, rounded up to
+  // 8; 0 where the last tile's boxes are the others'.
   uint32_t p_last_rows, q_last_rows;
   const float* a_scale;
   const float* b_scale;

@@ -1,9 +1,10 @@
 // Static persistent tile scheduler: cluster c takes tiles c, c + clusters, ...
 // Split-K: the CTAs of a cluster share each tile, splitting its K loop. Multicast:
-// a cluster's tile is `multicast` neighbouring tiles along Q (one P tile), CTA i
-// taking the i-th; past the last Q tile it still runs (its loads are zeros beyond
-// the operand and its stores are clipped) so that it loads its slice of P for the
-// others.
+// a cluster's tile is `multicast` neighbouring tiles along Q (one P tile), or in
+// the programs whose pairs share their Q tile along P, CTA i taking the i-th; past
+// the operand's last tile it still runs (it loads none of that operand and its
+// stores are clipped) so that it loads its slice of the shared tile for the
+// others. The caller maps a cluster's tile to its CTA's.
 // Tile indices run in a grouped raster: `group` consecutive tiles walk down the P
 // dimension before stepping along Q, so CTAs resident at the same time share a
 // narrow band of both operands in L2. The producer and the consumers of a CTA run
@@ -15,13 +16,15 @@
 namespace cake::sm90 {
 
 struct TileScheduler {
-  uint32_t tiles_p, tiles_q, group;  // tiles_q: the clusters' tiles along Q
+  uint32_t tiles_p, tiles_q, group;  // the clusters' tiles along P and Q
   uint32_t next, stride;
 
+  // pairs_p / pairs_q: CTAs per cluster tile along P / Q (multicast or 1);
   // cluster_ctas: split x multicast (one of them is 1).
-  __device__ TileScheduler(uint32_t tp, uint32_t tq, uint32_t g, uint32_t multicast, uint32_t cluster_ctas)
-      : tiles_p(tp),
-        tiles_q((tq + multicast - 1) / multicast),
+  __device__ TileScheduler(uint32_t tp, uint32_t tq, uint32_t g, uint32_t pairs_p, uint32_t pairs_q,
+                           uint32_t cluster_ctas)
+      : tiles_p((tp + pairs_p - 1) / pairs_p),
+        tiles_q((tq + pairs_q - 1) / pairs_q),
         group(g),
         next(blockIdx.x / cluster_ctas),
         stride(gridDim.x / cluster_ctas) {}

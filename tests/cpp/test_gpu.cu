@@ -284,7 +284,13 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // of 104); x 112 (the last token tile of 74, the last weight
                                            // tile of 8 rows, a K tail of 16)
                                            Shape{300, 6152, 4112, 64, true},
-                                           Shape{330, 4600, 3600, 32, false}),
+                                           Shape{330, 4600, 3600, 32, false},
+                                           // 64 x 96 tiles in pairs sharing the weight tile (version
+                                           // 40): the second token tile of 36 / 8 rows, the last weight
+                                           // tile of 8 / 56 rows (4 / 28 per CTA, boxes of 8 / 32), a K
+                                           // tail of 4 / none
+                                           Shape{100, 5000, 4100, 64, true},
+                                           Shape{72, 6200, 4224, 32, false}),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            const Shape& s = i.param;
                            return "M" + std::to_string(s.M) + "_N" + std::to_string(s.N) + "_K" +
@@ -312,15 +318,16 @@ TEST(Gpu, EveryProgramAtBothPromotionDepthsPastLongK) {
     }
 }
 
-// P-tile multicast in CTA pairs, forced on every program (split 1, whole P tiles),
-// on a grid of 8 pairs so that each walks many tiles: the shared ring's barrier
-// phases over rounds of tiles, an odd number of Q tiles (the last pair's second
-// CTA runs past the operand, loading its half of P for the first), tails in M, N
-// and K. Multicast moves the same bytes into the same places, so the output is
-// bitwise the unpaired program's.
+// Multicast in CTA pairs, forced on every program (split 1, whole shared tiles:
+// P, or Q in fp8_hopper_64x96), on a grid of 8 pairs so that each walks many
+// tiles: the shared ring's barrier phases over rounds of tiles, an odd number of
+// tiles along the pairs (the last pair's second CTA runs past the operand, loading
+// its half of the shared tile for the first: 7 of 128 columns, 9 of 64 rows, 5 of
+// 128 tokens), tails in M, N and K. Multicast moves the same bytes into the same
+// places, so the output is bitwise the unpaired program's.
 TEST(Gpu, MulticastPairsOnEveryProgram) {
   REQUIRE_SM90();
-  Problem p(600, 872, 528, 128, true, 909);
+  Problem p(540, 872, 528, 128, true, 909);
   Launch l(p);
   const int sms = 16;
   const auto with = p.reference(true), without = p.reference(false);

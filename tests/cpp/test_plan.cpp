@@ -238,11 +238,12 @@ TEST(PlanSm90, NarrowWeightTilesWhereSixtyFourRowsLeaveSmsIdle) {
     EXPECT_EQ(p.split_k, c.split) << c.M << " " << c.N;
   }
   // The 64 x 128 swap program (two warpgroups of 64 tokens) takes them too: M = 128,
-  // N = 6144 is 128 tiles of 48 rows instead of 96 of 64; at N = 4096, K = 8192 its
-  // 64 tiles of 64 rows split K in pairs on 128 SMs already.
-  EXPECT_EQ(cake::plan(128, 6144, 4096, 128, Arch::SM90, 132).program, Program::kHopperSwap64x128);
-  EXPECT_EQ(cake::plan(128, 6144, 4096, 128, Arch::SM90, 132).tile_n, 48);
-  EXPECT_EQ(cake::plan(128, 6144, 4096, 128, Arch::SM90, 132).tiles, 128);
+  // N = 6144, K = 2048 is 128 tiles of 48 rows instead of 96 of 64 (from K = 4096
+  // weight-tile pairs take it: WeightTilePairsAtTwoTokenTiles); at N = 4096,
+  // K = 8192 its 64 tiles of 64 rows split K in pairs on 128 SMs already.
+  EXPECT_EQ(cake::plan(128, 6144, 2048, 128, Arch::SM90, 132).program, Program::kHopperSwap64x128);
+  EXPECT_EQ(cake::plan(128, 6144, 2048, 128, Arch::SM90, 132).tile_n, 48);
+  EXPECT_EQ(cake::plan(128, 6144, 2048, 128, Arch::SM90, 132).tiles, 128);
   EXPECT_EQ(cake::plan(128, 4096, 8192, 128, Arch::SM90, 132).program, Program::kHopperSwap64x128);
   EXPECT_EQ(cake::plan(128, 4096, 8192, 128, Arch::SM90, 132).tile_n, 64);
   EXPECT_EQ(cake::plan(128, 4096, 8192, 128, Arch::SM90, 132).split_k, 2);
@@ -436,9 +437,42 @@ TEST(PlanSm90, TokenTilesOfSixtyFourAtShortK) {
   // few-tiles rule), as before.
   EXPECT_EQ(cake::plan(128, 2048, 4096, 128, Arch::SM90, 132).program, Program::kHopperSwap64x64);
   EXPECT_EQ(cake::plan(128, 2048, 4096, 128, Arch::SM90, 132).split_k, 2);
-  // Other SM counts: the same rule on their SMs (H100 PCIe, 114: 128 tiles fit).
-  EXPECT_EQ(sm90_program(128, 4096, 4096, 114), Program::kHopperSwap64x128);
-  EXPECT_EQ(sm90_program(128, 3584, 4096, 114), Program::kHopperSwap64x64);
+  // Other SM counts: the same rule on their SMs (H100 PCIe, 114: 128 tiles fit;
+  // at K = 2048, below the weight-tile pairs, which take N = 4096 there from 4096).
+  EXPECT_EQ(sm90_program(128, 4096, 2048, 114), Program::kHopperSwap64x128);
+  EXPECT_EQ(sm90_program(128, 3584, 2048, 114), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(128, 4096, 4096, 114), Program::kHopper64x96);
+}
+
+// 65..128 tokens from K = kHopperWeightTilePairsMinK: 64 x 96 tiles in CTA pairs
+// along M sharing each weight tile, where the pairs are one wave on at least
+// kHopperWeightTilePairsMinFillPercent of the SMs (N = 4512..6336 on 132 SMs).
+TEST(PlanSm90, WeightTilePairsAtTwoTokenTiles) {
+  for (int64_t M : {65, 96, 128})
+    for (int64_t N : {4608, 5120, 6144, 6336})
+      for (int64_t K : {cake::kHopperWeightTilePairsMinK, int64_t{14336}}) {
+        const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
+        SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
+        EXPECT_EQ(p.program, Program::kHopper64x96);
+        EXPECT_EQ(p.cluster_m, 2);
+        EXPECT_EQ(p.cluster_n, 1);
+        EXPECT_EQ(p.split_k, 1);
+        EXPECT_EQ(p.tiles, 2 * ((N + 95) / 96));
+        EXPECT_EQ(p.waves, 1);
+        EXPECT_EQ(p.grid, p.tiles);
+      }
+  // Below the K, below the fill (N = 4096: 43 pairs, 65% of the SMs), past one wave
+  // of pairs (N = 6400: 67), past two token tiles (M = 160), and in decode: not.
+  EXPECT_NE(sm90_program(128, 6144, cake::kHopperWeightTilePairsMinK - 128), Program::kHopper64x96);
+  EXPECT_NE(sm90_program(128, 4096), Program::kHopper64x96);
+  EXPECT_NE(sm90_program(128, 6400), Program::kHopper64x96);
+  EXPECT_NE(sm90_program(160, 6144), Program::kHopper64x96);
+  EXPECT_NE(sm90_program(64, 6144), Program::kHopper64x96);
+  // 64 x 96 where it runs single (129..192 tokens on N <= 4096 at short K) stays
+  // single: three token tiles.
+  const cake::Plan single = cake::plan(160, 4096, 2048, 128, Arch::SM90, 132);
+  EXPECT_EQ(single.program, Program::kHopper64x96);
+  EXPECT_EQ(single.cluster_m * single.cluster_n, 1);
 }
 
 TEST(PlanSm90, TwoRowRegionsWhereTheLastWaveIsPartlyIdle) {
@@ -579,7 +613,7 @@ TEST(PlanSm90, MulticastPairsOnManyWavesOfLargeTiles) {
   // One or two waves, small tiles, split-K: no pairs (the 64 x 64 swap program's
   // token tiles aside: TokenTilesInMulticastPairs).
   for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{512, 4096, 4096}, {512, 8192, 8192}, {1, 4096, 4096},
-                         {128, 4096, 2048}, {128, 6144, 4096}, {1024, 1024, 4096}}) {
+                         {128, 4096, 2048}, {128, 6144, 2048}, {1024, 1024, 4096}}) {
     p = cake::plan(M, N, K, 128, Arch::SM90, 132);
     EXPECT_EQ(p.cluster_m * p.cluster_n, 1) << M << " " << N << " " << K;
   }
@@ -588,6 +622,17 @@ TEST(PlanSm90, MulticastPairsOnManyWavesOfLargeTiles) {
   EXPECT_EQ(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, 0, 2).cluster_n, 2);
   EXPECT_EQ(cake::plan_sm90_program(Program::kHopper192x128, 8192, 8192, 8192, 132, 0, 0, 0, 1).cluster_n, 1);
   EXPECT_EQ(cake::plan_sm90_program(Program::kHopperSwap64x16, 64, 4096, 4096, 132, 1, 64, 0, 2).cluster_m, 2);
+  // 64 x 96 pairs share the weight (Q) tile, lying along M: 3 token tiles x 64
+  // weight tiles are 2 x 64 = 128 pairs, two waves of the 66 resident ones.
+  p = cake::plan_sm90_program(Program::kHopper64x96, 160, 6144, 4096, 132, 1, 0, 0, 2);
+  EXPECT_EQ(p.cluster_m, 2);
+  EXPECT_EQ(p.cluster_n, 1);
+  EXPECT_EQ(p.waves, 2);
+  EXPECT_EQ(p.grid, 132);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper64x96, 64, 6144, 4096, 132, 1, 0, 0, 2),
+               cake::InvalidArgument);  // one tile along M
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper64x96, 160, 88, 4096, 132, 1, 0, 0, 2),
+               cake::InvalidArgument);  // the weights shorter than their tile
   EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 2, 0, 0, 2),
                cake::InvalidArgument);
   EXPECT_THROW(cake::plan_sm90_program(Program::kHopperSwap64x16, 64, 4096, 4096, 132, 1, 56, 0, 2),
@@ -838,16 +883,14 @@ TEST(PlanSm90, FittedTokenTiles) {
   EXPECT_EQ(sm90_program(160, 7168, 8192), Program::kHopperSwap128x80);
   // Not in pairs past 512 tokens (there weight tiles of 112 take its two regions' place).
   EXPECT_EQ(sm90_program(1024, 7168, 8192), Program::kHopper128x112);
-  // Single CTAs only in one wave (on three, 128 x 96 tiles lost to two regions of 192-row ones).
-  {
-    const cake::Plan p = cake::plan(640, 7168, 8192, 128, Arch::SM90, 132);
-    EXPECT_EQ(p.program, Program::kHopper192x128);
-    EXPECT_LT(p.head_m, 640);
-  }
+  // Single CTAs only in one wave (on three, 128 x 96 tiles lost to two regions of
+  // 192-row ones, in whose place weight tiles of 144 now run).
+  EXPECT_EQ(sm90_program(640, 7168, 8192), Program::kHopper128x144);
   // Not on two waves of 96-token tiles (there weight tiles of 144 are fitted instead).
   EXPECT_EQ(sm90_program(1024, 4608, 3584), Program::kHopper128x144);
-  // Past kHopperFittedTokenTilesMaxM, never.
-  EXPECT_EQ(sm90_program(cake::kHopperFittedTokenTilesMaxM + 64, 6144, 4096), Program::kHopper192x128);
+  // Past kHopperFittedTokenTilesMaxM, never (M = 1088, N = 6144: weight tiles of 144
+  // in place of two regions of 192-row tiles).
+  EXPECT_EQ(sm90_program(cake::kHopperFittedTokenTilesMaxM + 64, 6144, 4096), Program::kHopper128x144);
   // The grid's shapes keep their programs: 128 tokens are 80 + 48 (more work than one tile of 128),
   // 512 are 7 tiles of 80 or 6 of 96 (M = 128, N = 28672 takes weight tiles of 112 instead).
   EXPECT_EQ(sm90_program(128, 4096, 4096), Program::kHopperSwap64x64);
@@ -905,9 +948,14 @@ TEST(PlanSm90, FittedWeightTiles) {
     EXPECT_EQ(p.waves, 2);
   }
   EXPECT_EQ(sm90_program(cake::kHopperSwapMaxM, 28672, 4096), Program::kHopperSwap64x64);
-  // Not in place of a plan of two regions; the second region, a problem of its own,
-  // may take them (M = 512, N = 28672: columns 25344-28671, 120 tiles of 128 x 112
-  // against 104 of 128 x 128).
+  // In place of two regions up to 97% of their work (the second launch's fill and
+  // drain): M = 96, N = 37888, K = 3584 was columns 0-25343 as one wave of turned
+  // 192-row tiles and the rest as 128 x 112 (counted as 128 x 128); two waves of
+  // 128 x 144 instead.
+  expect_one_region_plan(OneRegionPlan{96, 37888, 3584, Program::kHopper128x144, 1, 264, 2});
+  // Not past 97%; the second region, a problem of its own, may take them (M = 512,
+  // N = 28672: columns 25344-28671, 120 tiles of 128 x 112 against 104 of 128 x 128;
+  // 128 x 112 on the whole is 100% of the work).
   const cake::Plan head = cake::plan(512, 28672, 4096, 128, Arch::SM90, 132);
   EXPECT_EQ(head.program, Program::kHopperSwap192x128);
   EXPECT_EQ(head.head_n, 25344);
@@ -944,7 +992,7 @@ TEST(PlanSm90, GridPlansAsBenchmarked) {
       {64, 4096, 14336, P::kHopperSwap64x32, 32, 64, 1, 2, 64, 4096},
       {64, 8192, 8192, P::kHopperSwap64x64, 64, 64, 1, 1, 64, 8192},
       {128, 4096, 4096, P::kHopperSwap64x64, 64, 64, 1, 2, 128, 4096},
-      {128, 6144, 4096, P::kHopperSwap64x128, 128, 48, 1, 1, 128, 6144},
+      {128, 6144, 4096, P::kHopper64x96, 64, 96, 1, 2, 128, 6144},  // version 40
       {128, 28672, 4096, P::kHopper128x112, 128, 112, 1, 1, 128, 28672},  // version 39
       {128, 4096, 14336, P::kHopperSwap64x128, 128, 64, 2, 1, 128, 4096},
       {128, 8192, 8192, P::kHopperSwap64x128, 128, 64, 1, 1, 128, 8192},
