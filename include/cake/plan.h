@@ -439,7 +439,8 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
 inline constexpr int64_t kHopperRegionMinGainPercent = 5;
 inline constexpr int64_t kHopperRegionSquareCostPercent = 110;
 // ... and 128 x 64 tiles of the swap programs (a second region of few tiles at
-// short K, kHopperUnsplitSwapMaxK) this percentage. Per element they measured
+// short K, kHopperUnsplitSwapMaxK) this percentage, as are the 64 x 96 ones (a
+// second region of 65..128 rows in weight-tile pairs). Per element they measured
 // 145-152% (H200, 2026-12-01, r = 128, K = 4096, one wave each: 128 tiles of
 // 192 x 128 (M = 3072, N = 1024) 21.11 us, of 128 x 64 (M = 1024, N = 1024,
 // fp8_hopper_swap_128x64) 10.23, (M = 256, N = 4096, fp8_hopper_swap_64x128)

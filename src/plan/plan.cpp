@@ -460,7 +460,8 @@ int64_t region_cost(const Plan& p) {
   const int64_t percent = p.program == Program::kHopper128x128 ? kHopperRegionSquareCostPercent
                           : p.program == Program::kHopper192x128 || p.program == Program::kHopperSwap192x128
                               ? 100
-                          : p.program == Program::kHopperSwap128x64 || p.program == Program::kHopperSwap64x128
+                          : p.program == Program::kHopperSwap128x64 || p.program == Program::kHopperSwap64x128 ||
+                                  p.program == Program::kHopper64x96
                               ? kHopperRegionSwapCostPercent
                               : -1;
   return percent < 0 ? -1 : p.waves * p.tile_m * p.tile_n * percent;

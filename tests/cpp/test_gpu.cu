@@ -288,8 +288,8 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // 64 x 96 tiles in pairs sharing the weight tile (version
                                            // 40): the second token tile of 36 / 8 rows, the last weight
                                            // tile of 8 / 56 rows (4 / 28 per CTA, boxes of 8 / 32), a K
-                                           // tail of 4 / none
-                                           Shape{100, 5000, 4100, 64, true},
+                                           // tail of 16 / none
+                                           Shape{100, 5000, 4112, 64, true},
                                            Shape{72, 6200, 4224, 32, false}),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            const Shape& s = i.param;
@@ -366,8 +366,8 @@ void expect_regions_are_one_program(const Problem& p, const cake::Plan& regions,
 // Two row regions (plan.h kHopperRegionMinGainPercent): the head's program on
 // its rows, the rows past them planned and launched as a problem of their own
 // (with 16 SMs: rows 0-383 as 192 x 128 tiles, rows 384-599 as 128 x 128; rows
-// 0-959 as 192 x 128, rows 960-1031 by fp8_hopper_swap_64x128 on 48-row weight
-// tiles, the last of 40; tails in N and K).
+// 0-959 as 192 x 128, rows 960-1031 by fp8_hopper_64x96 in pairs sharing the
+// weight tile, 64 + 8 tokens, the last weight tile of 40 rows; tails in N and K).
 TEST(Gpu, TwoRowRegionsAreTheOneProgramsOutput) {
   REQUIRE_SM90();
   const int sms = 16;
@@ -377,7 +377,7 @@ TEST(Gpu, TwoRowRegionsAreTheOneProgramsOutput) {
     cake::Program rest;
   };
   for (const Case& c : {Case{Problem(600, 1000, 4160, 64, true, 4242), 384, cake::Program::kHopper128x128},
-                        Case{Problem(1032, 712, 4160, 128, false, 4343), 960, cake::Program::kHopperSwap64x128}}) {
+                        Case{Problem(1032, 712, 4160, 128, false, 4343), 960, cake::Program::kHopper64x96}}) {
     const Problem& p = c.p;
     SCOPED_TRACE(p.M);
     const cake::Plan regions = cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, sms);

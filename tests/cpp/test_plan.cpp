@@ -888,9 +888,8 @@ TEST(PlanSm90, FittedTokenTiles) {
   EXPECT_EQ(sm90_program(640, 7168, 8192), Program::kHopper128x144);
   // Not on two waves of 96-token tiles (there weight tiles of 144 are fitted instead).
   EXPECT_EQ(sm90_program(1024, 4608, 3584), Program::kHopper128x144);
-  // Past kHopperFittedTokenTilesMaxM, never (M = 1088, N = 6144: weight tiles of 144
-  // in place of two regions of 192-row tiles).
-  EXPECT_EQ(sm90_program(cake::kHopperFittedTokenTilesMaxM + 64, 6144, 4096), Program::kHopper128x144);
+  // Past kHopperFittedTokenTilesMaxM, never.
+  EXPECT_EQ(sm90_program(cake::kHopperFittedTokenTilesMaxM + 64, 6144, 4096), Program::kHopper192x128);
   // The grid's shapes keep their programs: 128 tokens are 80 + 48 (more work than one tile of 128),
   // 512 are 7 tiles of 80 or 6 of 96 (M = 128, N = 28672 takes weight tiles of 112 instead).
   EXPECT_EQ(sm90_program(128, 4096, 4096), Program::kHopperSwap64x64);
