@@ -182,7 +182,7 @@ inline constexpr int64_t kHopperSwapNarrowMaxN = 8192;
 // tokens x 96 weight rows on wgmma's N side) in CTA pairs on the two token tiles,
 // sharing each weight tile by TMA multicast (cuBLASLt's 96 x 64 tiles in clusters
 // of 2 there), is one wave of pairs on at least kHopperWeightTilePairsMinFillPercent
-// of the SMs (plan.cpp hopper_multicast): N = 4512..6336 on 132 SMs. Each CTA loads
+// of the SMs (plan.cpp hopper_multicast): N = 4513..6336 on 132 SMs. Each CTA loads
 // half a weight tile and its 64 tokens per K block, where 64-row weight tiles 128
 // tokens wide load all 128 (and narrow ones leave a quarter of wgmma idle). H200,
 // 2026-12-01, r = 128, best of two runs each, forced pairs / the plan before, over

@@ -446,7 +446,7 @@ TEST(PlanSm90, TokenTilesOfSixtyFourAtShortK) {
 
 // 65..128 tokens from K = kHopperWeightTilePairsMinK: 64 x 96 tiles in CTA pairs
 // along M sharing each weight tile, where the pairs are one wave on at least
-// kHopperWeightTilePairsMinFillPercent of the SMs (N = 4512..6336 on 132 SMs).
+// kHopperWeightTilePairsMinFillPercent of the SMs (N = 4513..6336 on 132 SMs).
 TEST(PlanSm90, WeightTilePairsAtTwoTokenTiles) {
   for (int64_t M : {65, 96, 128})
     for (int64_t N : {4608, 5120, 6144, 6336})
@@ -465,6 +465,9 @@ TEST(PlanSm90, WeightTilePairsAtTwoTokenTiles) {
   // of pairs (N = 6400: 67), past two token tiles (M = 160), and in decode: not.
   EXPECT_NE(sm90_program(128, 6144, cake::kHopperWeightTilePairsMinK - 128), Program::kHopper64x96);
   EXPECT_NE(sm90_program(128, 4096), Program::kHopper64x96);
+  EXPECT_NE(sm90_program(128, 4512), Program::kHopper64x96);  // 47 pairs: 71%
+  EXPECT_EQ(sm90_program(128, 4513), Program::kHopper64x96);  // 48: 73%
+  EXPECT_NE(sm90_program(128, 6337), Program::kHopper64x96);  // 67 pairs
   EXPECT_NE(sm90_program(128, 6400), Program::kHopper64x96);
   EXPECT_NE(sm90_program(160, 6144), Program::kHopper64x96);
   EXPECT_NE(sm90_program(64, 6144), Program::kHopper64x96);
