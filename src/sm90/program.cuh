@@ -210,25 +210,23 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         cutlass::arch::ClusterBarrier::wait(&empty[stage], phase ^ 1);
         Barrier* bar = reinterpret_cast<Barrier*>(&full[stage]);
         cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], bytes);
+        // The shared operand's part by multicast (pairs), the other operand's box
+        // alone (none past its last tile).
+        auto fill = [&](auto shared_c, const CUtensorMap* map, uint8_t* dst, int row) {
+          if constexpr (decltype(shared_c)::value) {
+            if (multicast > 1) {
+              tma_load_multicast(map, bar, 0b11, dst + slice_row * kRowBytes, k, row + static_cast<int>(slice_row),
+                                 kEvictNormal);
+              return;
+            }
+          } else {
+            if (!map) return;
+          }
+          tma_load(map, bar, dst, k, row, kEvictNormal);
+        };
         uint8_t* const p_dst = ring + stage * kStageBytes;
-        uint8_t* const q_dst = p_dst + kPBytes;
-        if constexpr (kShareQ) {
-          if (p_map) tma_load(p_map, bar, p_dst, k, row_p, kEvictNormal);
-          if (multicast > 1) {
-            tma_load_multicast(q_map, bar, 0b11, q_dst + slice_row * kRowBytes, k, row_q + static_cast<int>(slice_row),
-                               kEvictNormal);
-          } else {
-            tma_load(q_map, bar, q_dst, k, row_q, kEvictNormal);
-          }
-        } else {
-          if (multicast > 1) {
-            tma_load_multicast(p_map, bar, 0b11, p_dst + slice_row * kRowBytes, k, row_p + static_cast<int>(slice_row),
-                               kEvictNormal);
-          } else {
-            tma_load(p_map, bar, p_dst, k, row_p, kEvictNormal);
-          }
-          if (q_map) tma_load(q_map, bar, q_dst, k, row_q, kEvictNormal);
-        }
+        fill(std::integral_constant<bool, !kShareQ>{}, p_map, p_dst, row_p);
+        fill(std::integral_constant<bool, kShareQ>{}, q_map, p_dst + kPBytes, row_q);
         if (++stage == kStages) stage = 0, phase ^= 1;
       };
       uint32_t tp, tq;
