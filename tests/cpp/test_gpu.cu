@@ -540,7 +540,10 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuSplitKWalk,
 // launch on one stream. The writer releases its dependents before it writes the
 // inputs, so cake starts while they are being written; the reader releases and
 // then waits for cake. Any read of an input before cake's grid-dependency wait,
-// or of out before cake completes, shows up as a wrong result.
+// or of out before cake completes, shows up as a wrong result. The last case is
+// a plan of two row regions on 16 SMs (two launches, the second on SMs the
+// first leaves idle): the reader, which waits only for the second launch, must
+// still see the first region's rows, and both must see the fresh inputs.
 
 __host__ __device__ inline float chain_value(uint32_t seed, uint32_t i, float amp) {
   uint32_t x = i * 0x9E3779B1u ^ (seed * 0x85EBCA77u + 0x165667B1u);
@@ -596,8 +599,9 @@ void launch_pdl(void (*kernel)(Args...), cudaStream_t stream, Args... args) {
 
 TEST(Gpu, PdlChainSeesFreshInputsAndCompleteOutput) {
   REQUIRE_SM90();
-  const int iterations = 24;
-  for (auto [M, N, K, r] : {std::tuple<int, int, int, int>{96, 136, 272, 32}, {8, 264, 400, 64}}) {
+  for (auto [M, N, K, r, sms, iterations] :
+       {std::tuple<int, int, int, int, int, int>{96, 136, 272, 32, 0, 24}, {8, 264, 400, 64, 0, 24},
+        {600, 1000, 272, 32, 16, 8}}) {
     // b and bias are fixed; a, d, lora_b and the scales are rewritten every iteration.
     Problem fixed(M, N, K, r, true, 5);
     Launch l(fixed);
@@ -606,9 +610,14 @@ TEST(Gpu, PdlChainSeesFreshInputsAndCompleteOutput) {
     ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
     ChainInputs in{l.a.ptr, l.d.ptr, l.lora_b.ptr, l.scales.ptr, M, N, K, r};
     cake::MmFp8LoraArgs x = l.args(fixed, l.lora_scale());
+    const cake::Plan regions = cake::plan(M, N, K, r, cake::Arch::SM90, sms ? sms : 132);
+    if (sms) ASSERT_LT(regions.head_m, M) << "a plan of two row regions";
     for (int it = 0; it < iterations; ++it) {
       launch_pdl(chain_write, stream, in, uint32_t(100 + it));
-      cake::mm_fp8_lora(x, stream);
+      if (sms)
+        cake::sm90::launch(regions, x, sms, stream);
+      else
+        cake::mm_fp8_lora(x, stream);
       launch_pdl(chain_read, stream, static_cast<const __nv_bfloat16*>(l.out.ptr), history.ptr + size_t(it) * M * N,
                  size_t(M) * N);
     }
