@@ -138,6 +138,10 @@ __device__ __forceinline__ float opaque(float x) {
   return x;
 }
 
+// The same for an integer, in place: also keeps its computation before what
+// follows (volatile asm statements keep their order).
+__device__ __forceinline__ void opaque_u32(uint32_t& x) { asm volatile("" : "+r"(x)); }
+
 // Named barrier over the `threads` threads of one or more warpgroups (id 0 is
 // __syncthreads').
 __device__ __forceinline__ void named_barrier(int id, int threads) {

@@ -9,43 +9,63 @@
 // dimension before stepping along Q, so CTAs resident at the same time share a
 // narrow band of both operands in L2. The producer and the consumers of a CTA run
 // the same sequence independently, so no scheduling state is shared.
+// Each tile is decoded when the CTA moves to it, the first on construction, which
+// the kernel places before its grid-dependency wait (settle()): those integer
+// divisions then overlap the previous kernel's tail instead of delaying the first
+// load.
 #pragma once
 
 #include <cstdint>
+
+#include "sm90/primitives.cuh"
 
 namespace cake::sm90 {
 
 struct TileScheduler {
   uint32_t tiles_p, tiles_q, group;  // the clusters' tiles along P and Q
-  uint32_t next, stride;
+  uint32_t next, stride;             // next: this CTA's tile index now
+  uint32_t tp = 0, tq = 0;           // and that tile, decoded while valid()
 
   // pairs_p / pairs_q: CTAs per cluster tile along P / Q (multicast or 1);
   // cluster_ctas: split x multicast (one of them is 1).
-  __device__ TileScheduler(uint32_t tp, uint32_t tq, uint32_t g, uint32_t pairs_p, uint32_t pairs_q,
+  __device__ TileScheduler(uint32_t tiles_p_, uint32_t tiles_q_, uint32_t g, uint32_t pairs_p, uint32_t pairs_q,
                            uint32_t cluster_ctas)
-      : tiles_p((tp + pairs_p - 1) / pairs_p),
-        tiles_q((tq + pairs_q - 1) / pairs_q),
+      : tiles_p((tiles_p_ + pairs_p - 1) / pairs_p),
+        tiles_q((tiles_q_ + pairs_q - 1) / pairs_q),
         group(g),
         next(blockIdx.x / cluster_ctas),
-        stride(gridDim.x / cluster_ctas) {}
-
-  __device__ uint32_t total() const { return tiles_p * tiles_q; }
-
-  // The tile after `t` for this CTA, or false when none is left.
-  __device__ bool get(uint32_t& tp, uint32_t& tq) {
-    if (next >= total()) return false;
-    const uint32_t t = next;
-    next += stride;
-    const uint32_t per_group = group * tiles_q;
-    const uint32_t first_p = (t / per_group) * group;
-    const uint32_t rows = min(group, tiles_p - first_p);
-    const uint32_t local = t % per_group;
-    tp = first_p + local % rows;
-    tq = local / rows;
-    return true;
+        stride(gridDim.x / cluster_ctas) {
+    if (valid()) decode();
   }
 
-  __device__ bool is_last() const { return next >= total(); }
+  // Computed here, before what follows (the kernel's grid-dependency wait).
+  __device__ void settle() {
+    opaque_u32(next);
+    opaque_u32(tp);
+    opaque_u32(tq);
+  }
+
+  __device__ uint32_t total() const { return tiles_p * tiles_q; }
+  // A tile is left for this CTA: tp, tq.
+  __device__ bool valid() const { return next < total(); }
+  // Moves to this CTA's next tile (the divisions at the end of a tile, not before
+  // the next one's first load).
+  __device__ void advance() {
+    next += stride;
+    if (valid()) decode();
+  }
+  // The current tile is this CTA's last.
+  __device__ bool is_last() const { return next + stride >= total(); }
+
+ private:
+  __device__ void decode() {
+    const uint32_t per_group = group * tiles_q;
+    const uint32_t first_row = (next / per_group) * group;
+    const uint32_t rows = min(group, tiles_p - first_row);
+    const uint32_t local = next % per_group;
+    tp = first_row + local % rows;
+    tq = local / rows;
+  }
 };
 
 }  // namespace cake::sm90
