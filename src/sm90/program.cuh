@@ -156,7 +156,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   // The first tile is decoded before the wait (integer divisions), so that it
   // overlaps the previous kernel's tail instead of delaying the first load (H200,
   // r = 128, side by side in both orders, two runs each: M = 64, N = K = 4096
-  // 8.14 / 8.10 -> 7.93 / 7.90 us; M <= 64 geomean 0.986 / 0.988).
+  // 8.12 -> 7.85-7.87 us; M <= 64 geomean 0.985-0.987).
   TileScheduler scheduler(params.tiles_p, params.tiles_q, params.raster_group, kShareQ ? multicast : 1,
                           kShareQ ? 1 : multicast, split * multicast);
   scheduler.settle();

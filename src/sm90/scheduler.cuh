@@ -48,8 +48,7 @@ struct TileScheduler {
   __device__ uint32_t total() const { return tiles_p * tiles_q; }
   // A tile is left for this CTA: tp, tq.
   __device__ bool valid() const { return next < total(); }
-  // Moves to this CTA's next tile (the divisions at the end of a tile, not before
-  // the next one's first load).
+  // Moves to this CTA's next tile and decodes it.
   __device__ void advance() {
     next += stride;
     if (valid()) decode();
