@@ -437,6 +437,18 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
 // (600 turned tiles, 4.55 waves): columns 0-25343 as 528 of them, four waves, and
 // columns 25344-28671 as 104 tiles of 128 x 128, one.
 inline constexpr int64_t kHopperRegionMinGainPercent = 5;
+// ... and, where no fitted weight tile takes the plan (kHopperFittedWeightTiles*),
+// from this K on also cut along Q: whole Q blocks of the clusters, columns of out
+// for fp8_hopper_192x128 and rows (tokens) for the turned program, where whole P
+// tiles leave no whole wave: M = 2048, N = 2560 is 11 x 20 tiles of 192 x 128
+// (1.67 waves of 132 SMs), columns 0-1535 are one wave of them and columns
+// 1536-2559 one of 128 x 128. A second region split over s CTAs (split-K) weighs
+// (s + 1) / 2s of its tiles. H200, r = 128, against the cut along P alone, best of
+// two alternated runs each: at K >= 4096 0.896-0.986 on 14 shapes (M = 3072,
+// N = 2560, K = 14336 199.9 -> 179.1 us; M = 768, N = 14336, K = 18944 369.1 ->
+// 332.4; M = 2048, N = 2560, K = 4096 38.9 -> 36.7), below it 1.02-1.18 (M = 2048,
+// N = 2560, K = 1024 16.2 -> 19.1: the second launch's fixed cost).
+inline constexpr int64_t kHopperRegionAcrossMinK = 4096;
 inline constexpr int64_t kHopperRegionSquareCostPercent = 110;
 // ... and 128 x 64 tiles of the swap programs (a second region of few tiles at
 // short K, kHopperUnsplitSwapMaxK) this percentage, as are the 64 x 96 ones (a

@@ -454,8 +454,9 @@ void plan_blackwell(Plan& p, Arch arch, int64_t M, int64_t N, int64_t K, int num
 }
 
 // The busiest SM's output elements under a plan, weighted by its program's speed
-// per element (kHopperRegionSquareCostPercent, kHopperRegionSwapCostPercent); -1
-// for programs not weighed.
+// per element (kHopperRegionSquareCostPercent, kHopperRegionSwapCostPercent), a
+// tile split over s CTAs (split-K) weighing (s + 1) / 2s of a whole one (its K loop
+// shared, its fill, hand-over and epilogue not); -1 for programs not weighed.
 int64_t region_cost(const Plan& p) {
   const int64_t percent = p.program == Program::kHopper128x128 ? kHopperRegionSquareCostPercent
                           : p.program == Program::kHopper192x128 || p.program == Program::kHopperSwap192x128
@@ -464,56 +465,65 @@ int64_t region_cost(const Plan& p) {
                                   p.program == Program::kHopper64x96
                               ? kHopperRegionSwapCostPercent
                               : -1;
-  return percent < 0 ? -1 : p.waves * p.tile_m * p.tile_n * percent;
+  return percent < 0 ? -1 : p.waves * p.tile_m * p.tile_n * percent * (p.split_k + 1) / (2 * p.split_k);
 }
 
 Plan plan_sm90_one(int64_t M, int64_t N, int64_t K, int num_sms) {
   return plan_sm90_program(choose_sm90(M, N, K, num_sms), M, N, K, num_sms);
 }
 
-// SM90: one program, or two regions along its P operand (kHopperRegionMinGainPercent):
-// a head of whole P tiles of the three-consumer program filling k whole waves (k
-// below the one-program plan's waves, up to kHopperRegionMaxWaves of them), rows
-// of out for fp8_hopper_192x128, columns for the turned fp8_hopper_swap_192x128;
-// the rest planned as a problem of its own; the split the estimate likes best.
-// `work`: the busiest SM's K-block work, both regions' where there are two.
-Plan plan_sm90_regions(int64_t M, int64_t N, int64_t K, int num_sms, int64_t& work) {
+// SM90: one program, or two regions (kHopperRegionMinGainPercent): a head of the
+// three-consumer program filling k whole waves (k below the one-program plan's
+// waves, up to kHopperRegionMaxWaves of them), cut off along its P operand (whole
+// P tiles: rows of out for fp8_hopper_192x128, columns for the turned
+// fp8_hopper_swap_192x128) and, `across`, also along Q (whole Q blocks of its
+// clusters: columns, or rows for the turned one); the rest planned as a problem
+// of its own; the cut the estimate likes best. `work`: the busiest SM's K-block
+// work, both regions' where there are two.
+Plan plan_sm90_regions(int64_t M, int64_t N, int64_t K, int num_sms, bool across, int64_t& work) {
   Plan best = plan_sm90_one(M, N, K, num_sms);
   work = busiest_sm_k_work(best, K);
   const bool turned = best.program == Program::kHopperSwap192x128;
   if ((best.program != Program::kHopper192x128 && !turned) || best.waves > kHopperRegionMaxWaves) return best;
-  // Work units (clusters' tiles) per wave and per P tile.
   const Plan one = best;
-  const int64_t per_wave = one.workers / (one.cluster_m * one.cluster_n);
-  const int64_t per_p = turned ? ceil_div(one.tiles_m, one.cluster_m) : ceil_div(one.tiles_n, one.cluster_n);
-  const int64_t tile_p = turned ? one.tile_n : one.tile_m, extent = turned ? N : M;
-  // The head's and the rest's problems when the head is `head` rows or columns.
-  auto region = [&](int64_t from, int64_t to) {
-    return turned ? plan_sm90_one(M, to - from, K, num_sms) : plan_sm90_one(to - from, N, K, num_sms);
-  };
+  const int64_t per_wave = one.workers / (one.cluster_m * one.cluster_n);  // clusters' tiles per wave
   int64_t best_cost = region_cost(one) * (100 - kHopperRegionMinGainPercent) / 100;
-  for (int64_t k = 1; k < one.waves; ++k) {
-    const int64_t head = k * per_wave / per_p * tile_p;
-    if (head <= 0 || head >= extent) continue;
-    const Plan h = region(0, head), t = region(head, extent);
-    const int64_t hc = region_cost(h), tc = region_cost(t);
-    if (h.program != one.program || tc < 0) continue;
-    if (hc + tc < best_cost) {
-      best_cost = hc + tc, best = h;
-      work = busiest_sm_k_work(h, K) + busiest_sm_k_work(t, K);
+  for (const bool rows : {true, false}) {
+    if (rows == turned && !across) continue;  // a cut along Q
+    // The clusters' tiles in one row (column) of them, and the rows (columns) of
+    // out it spans.
+    const int64_t per_cut = rows ? ceil_div(one.tiles_n, one.cluster_n) : ceil_div(one.tiles_m, one.cluster_m);
+    const int64_t step = rows ? one.tile_m * one.cluster_m : one.tile_n * one.cluster_n;
+    const int64_t extent = rows ? M : N;
+    // The head's and the rest's problems when the head is `head` rows or columns.
+    auto region = [&](int64_t from, int64_t to) {
+      return rows ? plan_sm90_one(to - from, N, K, num_sms) : plan_sm90_one(M, to - from, K, num_sms);
+    };
+    for (int64_t k = 1; k < one.waves; ++k) {
+      const int64_t head = k * per_wave / per_cut * step;
+      if (head <= 0 || head >= extent) continue;
+      const Plan h = region(0, head), t = region(head, extent);
+      const int64_t hc = region_cost(h), tc = region_cost(t);
+      if (h.program != one.program || tc < 0) continue;
+      if (hc + tc < best_cost) {
+        best_cost = hc + tc, best = h;
+        work = busiest_sm_k_work(h, K) + busiest_sm_k_work(t, K);
+      }
     }
   }
   return best;
 }
 
 // SM90: the plan above, or weight tiles fitted to the weights in its place where
-// they cut the work (fitted_weight_tiles).
+// they cut the work (fitted_weight_tiles); where they do not, from
+// kHopperRegionAcrossMinK on, two regions cut along either operand.
 Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   int64_t work = 0;
-  const Plan best = plan_sm90_regions(M, N, K, num_sms, work);
+  const Plan best = plan_sm90_regions(M, N, K, num_sms, false, work);
   const bool regions = best.head_m != M || best.head_n != N;
   const Program fitted = fitted_weight_tiles(best, work, regions, M, N, K, num_sms);
-  return fitted == best.program ? best : plan_sm90_program(fitted, M, N, K, num_sms);
+  if (fitted != best.program) return plan_sm90_program(fitted, M, N, K, num_sms);
+  return K >= kHopperRegionAcrossMinK ? plan_sm90_regions(M, N, K, num_sms, true, work) : best;
 }
 
 }  // namespace

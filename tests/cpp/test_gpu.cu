@@ -413,6 +413,35 @@ TEST(Gpu, TwoColumnRegionsAreTheOneProgramsOutput) {
   expect_regions_are_one_program(p, regions, one, sms);
 }
 
+// Two regions cut along Q (plan.h, kHopperRegionAcrossMinK): with 16 SMs,
+// M = 304, N = 3664: columns 0-3071 as three waves of 192 x 128 tiles in pairs,
+// columns 3072-3663 planned as a problem of their own (128 x 128); and M = 584,
+// N = 2848: rows 0-255 as two waves of turned 192 x 128 tiles, rows 256-583 a
+// problem of their own. Tails in M, N and K.
+TEST(Gpu, RegionsAlongEitherOperandAreTheOneProgramsOutput) {
+  REQUIRE_SM90();
+  const int sms = 16;
+  struct Case {
+    Problem p;
+    cake::Program program;
+    int64_t head_m, head_n;
+  };
+  for (const Case& c : {Case{Problem(304, 3664, 4160, 32, true, 6161), cake::Program::kHopper192x128, 304, 3072},
+                        Case{Problem(584, 2848, 4160, 128, false, 6262), cake::Program::kHopperSwap192x128, 256,
+                             2848}}) {
+    const Problem& p = c.p;
+    SCOPED_TRACE(p.M);
+    const cake::Plan regions = cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, sms);
+    ASSERT_EQ(regions.program, c.program);
+    ASSERT_EQ(regions.head_m, c.head_m);
+    ASSERT_EQ(regions.head_n, c.head_n);
+    const cake::Plan one = cake::plan_sm90_program(c.program, p.M, p.N, p.K, sms);
+    ASSERT_EQ(one.head_m, p.M);
+    ASSERT_EQ(one.head_n, p.N);
+    expect_regions_are_one_program(p, regions, one, sms);
+  }
+}
+
 TEST(Gpu, ZeroAdapterIsBitwiseTheBase) {
   REQUIRE_SM90();
   for (int64_t M : {16, 130}) {

@@ -524,19 +524,62 @@ TEST(PlanSm90, RegionsSplitRowsOrColumnsOnAlignedColumns) {
         const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
         EXPECT_TRUE(p.head_m == M || p.head_n == N) << M << " " << N << " " << K;
         EXPECT_TRUE(p.head_m > 0 && p.head_m <= M && p.head_n > 0 && p.head_n <= N);
+        // Either three-consumer program, cut along either operand.
+        const bool three = p.program == Program::kHopper192x128 || p.program == Program::kHopperSwap192x128;
         if (p.head_n < N) {
           ++columns;
-          EXPECT_EQ(p.program, Program::kHopperSwap192x128);
+          EXPECT_TRUE(three) << M << " " << N << " " << K;
           EXPECT_EQ(p.head_n % 8, 0) << M << " " << N << " " << K;
         }
         if (p.head_m < M) {
           ++rows;
-          EXPECT_EQ(p.program, Program::kHopper192x128);
+          EXPECT_TRUE(three) << M << " " << N << " " << K;
         }
       }
   // The sweep reaches both kinds.
   EXPECT_GT(rows, 0);
   EXPECT_GT(columns, 0);
+}
+
+// Two regions cut along Q (whole Q blocks of the clusters) where whole P tiles
+// leave no whole wave, from kHopperRegionAcrossMinK on and only where no fitted
+// weight tile takes the plan; a split-K rest weighs (s + 1) / 2s of its tiles.
+TEST(PlanSm90, TwoRegionsCutAlongEitherOperand) {
+  auto plan = [](int64_t M, int64_t N, int64_t K, int sms = 132) { return cake::plan(M, N, K, 128, Arch::SM90, sms); };
+  // M = 2048, N = 2560: 11 x 20 tiles of 192 x 128 (1.67 waves); columns 0-1535
+  // are 132 of them, one wave, and columns 1536-2559 one wave of 128 x 128.
+  cake::Plan p = plan(2048, 2560, 8192);
+  EXPECT_EQ(p.program, Program::kHopper192x128);
+  EXPECT_EQ(p.head_m, 2048);
+  EXPECT_EQ(p.head_n, 1536);
+  EXPECT_EQ(p.waves, 1);
+  EXPECT_EQ(plan(2048, 1024, 8192).program, Program::kHopper128x128);
+  // Not below kHopperRegionAcrossMinK (there the second launch's fixed cost lost).
+  EXPECT_EQ(plan(2048, 2560, cake::kHopperRegionAcrossMinK).head_n, 1536);
+  p = plan(2048, 2560, cake::kHopperRegionAcrossMinK - 128);
+  EXPECT_EQ(p.head_m, 2048);
+  EXPECT_EQ(p.head_n, 2560);
+  // In pairs: M = 768, N = 14336 is 4 x 112 tiles, 224 pairs along N (3.39 waves
+  // of 66); columns 0-12543 are three waves of them, the rest 56 tiles split in two.
+  p = plan(768, 14336, 8192);
+  EXPECT_EQ(p.program, Program::kHopper192x128);
+  EXPECT_EQ(p.head_n, 12544);
+  EXPECT_EQ(p.cluster_n, 2);
+  EXPECT_EQ(p.waves, 3);
+  const cake::Plan rest = plan(768, 14336 - 12544, 8192);
+  EXPECT_EQ(rest.program, Program::kHopper192x128);
+  EXPECT_EQ(rest.split_k, 2);
+  // The turned program cut along its tokens (rows): M = 584, N = 2848 on 16 SMs,
+  // rows 0-255 two waves of 30 turned tiles.
+  p = plan(584, 2848, 4160, 16);
+  EXPECT_EQ(p.program, Program::kHopperSwap192x128);
+  EXPECT_EQ(p.head_m, 256);
+  EXPECT_EQ(p.head_n, 2848);
+  // Where fitted weight tiles take the plan they stay (M = 2048, N = 3584, K = 18944:
+  // 128 x 112, FittedWeightTiles), and the grid's row regions stay rows.
+  EXPECT_EQ(plan(2048, 3584, 18944).program, Program::kHopper128x112);
+  EXPECT_EQ(plan(2048, 4096, 4096).head_m, 1536);
+  EXPECT_EQ(plan(2048, 8192, 8192).head_m, 1536);
 }
 
 TEST(PlanSm90, TwoColumnRegionsForTheTurnedProgram) {
