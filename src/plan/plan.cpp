@@ -472,58 +472,55 @@ Plan plan_sm90_one(int64_t M, int64_t N, int64_t K, int num_sms) {
   return plan_sm90_program(choose_sm90(M, N, K, num_sms), M, N, K, num_sms);
 }
 
-// SM90: one program, or two regions (kHopperRegionMinGainPercent): a head of the
-// three-consumer program filling k whole waves (k below the one-program plan's
-// waves, up to kHopperRegionMaxWaves of them), cut off along its P operand (whole
-// P tiles: rows of out for fp8_hopper_192x128, columns for the turned
-// fp8_hopper_swap_192x128) and, `across`, also along Q (whole Q blocks of its
-// clusters: columns, or rows for the turned one); the rest planned as a problem
-// of its own; the cut the estimate likes best. `work`: the busiest SM's K-block
-// work, both regions' where there are two.
-Plan plan_sm90_regions(int64_t M, int64_t N, int64_t K, int num_sms, bool across, int64_t& work) {
-  Plan best = plan_sm90_one(M, N, K, num_sms);
-  work = busiest_sm_k_work(best, K);
-  const bool turned = best.program == Program::kHopperSwap192x128;
-  if ((best.program != Program::kHopper192x128 && !turned) || best.waves > kHopperRegionMaxWaves) return best;
-  const Plan one = best;
+// SM90 two regions (kHopperRegionMinGainPercent): a head of the three-consumer
+// program filling k whole waves (k below the one-program plan's waves, up to
+// kHopperRegionMaxWaves of them), cut off along rows or columns of out, the rest
+// planned as a problem of its own. The best plan so far, its estimated cost and
+// the busiest SM's K-block work (both regions' where there are two).
+struct Cuts {
+  Plan best;
+  int64_t cost, work;
+};
+
+// Tries every head of whole rows (or columns) of the clusters' tiles of `one`;
+// keeps the cheapest in `c`.
+void cut_along(Cuts& c, const Plan& one, bool rows, int64_t M, int64_t N, int64_t K, int num_sms) {
   const int64_t per_wave = one.workers / (one.cluster_m * one.cluster_n);  // clusters' tiles per wave
-  int64_t best_cost = region_cost(one) * (100 - kHopperRegionMinGainPercent) / 100;
-  for (const bool rows : {true, false}) {
-    if (rows == turned && !across) continue;  // a cut along Q
-    // The clusters' tiles in one row (column) of them, and the rows (columns) of
-    // out it spans.
-    const int64_t per_cut = rows ? ceil_div(one.tiles_n, one.cluster_n) : ceil_div(one.tiles_m, one.cluster_m);
-    const int64_t step = rows ? one.tile_m * one.cluster_m : one.tile_n * one.cluster_n;
-    const int64_t extent = rows ? M : N;
-    // The head's and the rest's problems when the head is `head` rows or columns.
-    auto region = [&](int64_t from, int64_t to) {
-      return rows ? plan_sm90_one(to - from, N, K, num_sms) : plan_sm90_one(M, to - from, K, num_sms);
-    };
-    for (int64_t k = 1; k < one.waves; ++k) {
-      const int64_t head = k * per_wave / per_cut * step;
-      if (head <= 0 || head >= extent) continue;
-      const Plan h = region(0, head), t = region(head, extent);
-      const int64_t hc = region_cost(h), tc = region_cost(t);
-      if (h.program != one.program || tc < 0) continue;
-      if (hc + tc < best_cost) {
-        best_cost = hc + tc, best = h;
-        work = busiest_sm_k_work(h, K) + busiest_sm_k_work(t, K);
-      }
-    }
+  // The clusters' tiles in one row (column) of them, and the rows (columns) of out it spans.
+  const int64_t per_cut = rows ? ceil_div(one.tiles_n, one.cluster_n) : ceil_div(one.tiles_m, one.cluster_m);
+  const int64_t step = rows ? one.tile_m * one.cluster_m : one.tile_n * one.cluster_n;
+  const int64_t extent = rows ? M : N;
+  // The head's and the rest's problems when the head is `head` rows or columns.
+  auto region = [&](int64_t from, int64_t to) {
+    return rows ? plan_sm90_one(to - from, N, K, num_sms) : plan_sm90_one(M, to - from, K, num_sms);
+  };
+  for (int64_t k = 1; k < one.waves; ++k) {
+    const int64_t head = k * per_wave / per_cut * step;
+    if (head <= 0 || head >= extent) continue;
+    const Plan h = region(0, head), t = region(head, extent);
+    const int64_t hc = region_cost(h), tc = region_cost(t);
+    if (h.program != one.program || tc < 0) continue;
+    if (hc + tc < c.cost) c = {h, hc + tc, busiest_sm_k_work(h, K) + busiest_sm_k_work(t, K)};
   }
-  return best;
 }
 
-// SM90: the plan above, or weight tiles fitted to the weights in its place where
-// they cut the work (fitted_weight_tiles); where they do not, from
-// kHopperRegionAcrossMinK on, two regions cut along either operand.
+// SM90: one program, or two regions cut along its P operand (whole P tiles: rows
+// of out for fp8_hopper_192x128, columns for the turned fp8_hopper_swap_192x128);
+// weight tiles fitted to the weights in its place where they cut the work
+// (fitted_weight_tiles); where they do not, from kHopperRegionAcrossMinK on, also
+// cuts along Q (whole Q blocks of the clusters: columns, or rows for the turned
+// program); the cut the estimate likes best.
 Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
-  int64_t work = 0;
-  const Plan best = plan_sm90_regions(M, N, K, num_sms, false, work);
-  const bool regions = best.head_m != M || best.head_n != N;
-  const Program fitted = fitted_weight_tiles(best, work, regions, M, N, K, num_sms);
-  if (fitted != best.program) return plan_sm90_program(fitted, M, N, K, num_sms);
-  return K >= kHopperRegionAcrossMinK ? plan_sm90_regions(M, N, K, num_sms, true, work) : best;
+  const Plan one = plan_sm90_one(M, N, K, num_sms);
+  Cuts c{one, region_cost(one) * (100 - kHopperRegionMinGainPercent) / 100, busiest_sm_k_work(one, K)};
+  const bool turned = one.program == Program::kHopperSwap192x128;
+  const bool cuttable = (one.program == Program::kHopper192x128 || turned) && one.waves <= kHopperRegionMaxWaves;
+  if (cuttable) cut_along(c, one, !turned, M, N, K, num_sms);
+  const bool regions = c.best.head_m != M || c.best.head_n != N;
+  const Program fitted = fitted_weight_tiles(c.best, c.work, regions, M, N, K, num_sms);
+  if (fitted != c.best.program) return plan_sm90_program(fitted, M, N, K, num_sms);
+  if (cuttable && K >= kHopperRegionAcrossMinK) cut_along(c, one, turned, M, N, K, num_sms);
+  return c.best;
 }
 
 }  // namespace

@@ -138,9 +138,12 @@ __device__ __forceinline__ float opaque(float x) {
   return x;
 }
 
-// The same for an integer, in place: also keeps its computation before what
-// follows (volatile asm statements keep their order).
-__device__ __forceinline__ void opaque_u32(uint32_t& x) { asm volatile("" : "+r"(x)); }
+// The same for an integer. Volatile asm statements keep their order, so its
+// computation also stays before what follows (a wait, say).
+__device__ __forceinline__ uint32_t opaque(uint32_t x) {
+  asm volatile("" : "+r"(x));
+  return x;
+}
 
 // Named barrier over the `threads` threads of one or more warpgroups (id 0 is
 // __syncthreads').

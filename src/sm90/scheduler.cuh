@@ -40,9 +40,9 @@ struct TileScheduler {
 
   // Computed here, before what follows (the kernel's grid-dependency wait).
   __device__ void settle() {
-    opaque_u32(next);
-    opaque_u32(tp);
-    opaque_u32(tq);
+    next = opaque(next);
+    tp = opaque(tp);
+    tq = opaque(tq);
   }
 
   __device__ uint32_t total() const { return tiles_p * tiles_q; }
