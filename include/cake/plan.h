@@ -58,6 +58,9 @@ enum class Program {
   // the last wave partly empty.
   kHopper128x112,
   kHopper128x144,
+  // SM90, past decode: 128 tokens x 80 weight rows, the same for few weight rows at
+  // long K (N = 1280 / 2560: one wave of whole tiles instead of split-K).
+  kHopper128x80,
   // Blackwell (SM100 / SM103): static persistent program on CTA-pair tiles.
   kBlackwellStatic,
   // Blackwell: dynamic tile scheduler with the blocked raster, long large-K runs.
@@ -308,7 +311,7 @@ inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 
 // Weight tiles fitted to the weights: past decode (kHopperSwapMaxM tokens, where
 // the plan leaves the swap programs), where the plan is the 128 x 128 or a 192-row program (in one region or two),
-// fp8_hopper_128x112 / _128x144 (128 tokens by 112 / 144 weight rows) when they
+// fp8_hopper_128x112 / _128x144 / _128x80 (128 tokens by 112 / 144 / 80 weight rows) when they
 // leave the busiest SM at most kHopperFittedWeightTilesRegionsMaxWorkPercent of
 // both regions' K-block work in place of two regions; in place of one program,
 // at most kHopperFittedWeightTilesMaxWorkPercent of its work in no more waves
@@ -343,6 +346,18 @@ inline constexpr int64_t kHopperFittedWeightTilesManyWavesMaxWorkPercent = 80;
 // N = 4096, K = 4096 46.75 / 46.32 and M = 1025, N = 12288, K = 4096 98.2-105.7 /
 // 100.2-104.0.
 inline constexpr int64_t kHopperFittedWeightTilesRegionsMaxWorkPercent = 97;
+// fp8_hopper_128x80 (80 weight rows) takes a plan only where its tiles make one
+// wave: few weight rows at long K, where the plan before split 192 x 128 tiles over
+// CTA pairs on 120 SMs, and few tokens on N = 10240 (one wave of 128 tiles in
+// place of 92 of 128 x 112). H200, 2026-12-01, r = 128, best of two runs each, us,
+// the plan before / 128 x 80: M = 1024, N = 1280, K = 14336 36.90 / 32.71,
+// K = 18944 51.34 / 45.75; M = 512, N = 2560, K = 8192 23.87 / 20.97, K = 14336
+// 39.35 / 34.08; M = 640, N = 2048, K = 8192 24.08 / 21.49; M = 128, N = 10240,
+// K = 8192 29.95 / 26.10; M = 1280, N = 1024, K = 4096 12.97 / 11.68. On more
+// waves (through the many-waves limit) the wider tiles' speed per element won:
+// M = 2048, N = 3840, K = 8192 113.7 / 140.7; M = 6144, N = 1280, K = 4096
+// 54.4 / 62.9; M = 1536, N = 5120, K = 4096 59.1 / 65.2.
+inline constexpr int64_t kHopperFittedWeightTiles80MaxWaves = 1;
 
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs (at most the program's limit: 8 for the 64 x 64 and 64 x 16 swap

@@ -343,10 +343,11 @@ Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int 
 
 // Weight tiles fitted to the weights (kHopperFittedWeightTiles*): in place of a
 // plan of the 128 x 128 or 192-row programs whose busiest SM has `work` K-block
-// work (both regions' where it has two), 128 tokens by 112 or 144 weight rows,
-// whichever leaves the least, when that is at most ...MaxWorkPercent of it in
-// place of two regions or of one program on at most ...MaxWaves waves in no more
-// waves, or at most ...ManyWavesMaxWorkPercent of it in any number of waves.
+// work (both regions' where it has two), 128 tokens by 112, 144 or 80 weight
+// rows, whichever leaves the least, when that is at most ...MaxWorkPercent of it
+// in place of two regions or of one program on at most ...MaxWaves waves in no
+// more waves, or at most ...ManyWavesMaxWorkPercent of it in any number of waves;
+// 80 rows only where they make one wave (kHopperFittedWeightTiles80MaxWaves).
 Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int64_t M, int64_t N, int64_t K,
                             int num_sms) {
   if (chosen.program != Program::kHopper128x128 && chosen.program != Program::kHopper192x128 &&
@@ -354,8 +355,9 @@ Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int6
     return chosen.program;
   Program best = chosen.program;
   int64_t least = work;
-  for (Program fitted : {Program::kHopper128x112, Program::kHopper128x144}) {
+  for (Program fitted : {Program::kHopper128x112, Program::kHopper128x144, Program::kHopper128x80}) {
     const Plan q = plan_sm90_program(fitted, M, N, K, num_sms);
+    if (fitted == Program::kHopper128x80 && q.waves > kHopperFittedWeightTiles80MaxWaves) continue;
     const int64_t w = busiest_sm_k_work(q, K);
     const bool few_waves = chosen.waves <= kHopperFittedWeightTilesMaxWaves && q.waves <= chosen.waves;
     const bool fits = w * 100 <= work * (regions     ? kHopperFittedWeightTilesRegionsMaxWorkPercent
@@ -591,6 +593,7 @@ const char* program_name(Program program) {
     case Program::kHopperSwap64x96: return "fp8_hopper_swap_64x96";
     case Program::kHopper128x112: return "fp8_hopper_128x112";
     case Program::kHopper128x144: return "fp8_hopper_128x144";
+    case Program::kHopper128x80: return "fp8_hopper_128x80";
     case Program::kBlackwellStatic: return "fp8_blackwell_static";
     case Program::kBlackwellL2Point: return "fp8_blackwell_l2_point";
     case Program::kBlackwellTileM: return "fp8_blackwell_tile_m";

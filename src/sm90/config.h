@@ -127,6 +127,10 @@ using ShapeSwap64x96 = ProgramShape<64, 96, true>;
 // 192 x 128 one does; at 112, two sets.
 using Shape128x112 = ProgramShape<128, 112, false>;
 using Shape128x144 = ProgramShape<128, 144, false>;
+// And 80 weight rows, for few weights at long K: M = 1024, N = 1280, K = 8192 is
+// 128 tiles of 128 x 80 in one wave, where 192 x 128 tiles need split-K in pairs
+// on 120 SMs (cuBLASLt runs the same 80 x 128 tiles there).
+using Shape128x80 = ProgramShape<128, 80, false>;
 
 
 // Every Hopper program: its enumerator in cake::Program (cake/plan.h) and its
@@ -148,7 +152,8 @@ using Shape128x144 = ProgramShape<128, 144, false>;
   X(kHopperSwap64x80, ShapeSwap64x80)   \
   X(kHopperSwap64x96, ShapeSwap64x96)   \
   X(kHopper128x112, Shape128x112)       \
-  X(kHopper128x144, Shape128x144)
+  X(kHopper128x144, Shape128x144)       \
+  X(kHopper128x80, Shape128x80)
 
 // Tiles walk this many tiles along M before moving along N (grouped raster):
 // CTAs resident together share both operands in L2.

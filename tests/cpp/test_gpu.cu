@@ -552,9 +552,10 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuSplitKWalk,
                                            Walk{cake::Program::kHopperSwap128x96, 180, 70 * 128 - 8},
                                            Walk{cake::Program::kHopperSwap64x80, 75, 70 * 64 - 24},
                                            Walk{cake::Program::kHopperSwap64x96, 90, 70 * 64 - 24},
-                                           // weight tiles of 112 / 144 on wgmma's N side
+                                           // weight tiles of 112 / 144 / 80 on wgmma's N side
                                            Walk{cake::Program::kHopper128x112, 300, 24 * 112 - 8},
                                            Walk{cake::Program::kHopper128x144, 300, 24 * 144 - 8},
+                                           Walk{cake::Program::kHopper128x80, 300, 24 * 80 - 8},
                                            // narrow tiles of 40 and 56 weight rows
                                            Walk{cake::Program::kHopperSwap64x16, 13, 70 * 40 - 24, 40},
                                            Walk{cake::Program::kHopperSwap64x64, 37, 70 * 56 - 24, 56},

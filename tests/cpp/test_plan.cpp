@@ -1007,6 +1007,31 @@ TEST(PlanSm90, FittedWeightTiles) {
   EXPECT_EQ(cake::plan(512, 28672 - 25344, 4096, 128, Arch::SM90, 132).program, Program::kHopper128x112);
 }
 
+// Weight tiles of 80 rows (kHopperFittedWeightTiles80MaxWaves) only where they make
+// one wave: few weight rows at long K, few tokens on N = 10240.
+TEST(PlanSm90, FittedWeightTilesOf80RowsInOneWave) {
+  for (const OneRegionPlan& c : {
+           // 128 tiles of 128 x 80 against 60 of 192 x 128 split over CTA pairs (120 SMs)
+           OneRegionPlan{1024, 1280, 14336, Program::kHopper128x80, 1, 128, 1},
+           OneRegionPlan{512, 2560, 8192, Program::kHopper128x80, 1, 128, 1},
+           // 128 against 92 of 128 x 112
+           OneRegionPlan{128, 10240, 4096, Program::kHopper128x80, 1, 128, 1},
+           // 130 against 96 of 128 x 128 (78% of the work)
+           OneRegionPlan{1280, 1024, 4096, Program::kHopper128x80, 1, 130, 1},
+       })
+    expect_one_region_plan(c);
+  // Not on more waves, where they would take the plan at 80% of its work or less:
+  // six waves of 128 x 80 against two regions of 192 x 128 (M = 6144, N = 1280) or
+  // two waves of them (M = 2048, N = 3840; M = 1536, N = 5120).
+  for (const auto& [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{6144, 1280, 4096},
+                                {2048, 3840, 8192},
+                                {1536, 5120, 4096}}) {
+    SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N));
+    ASSERT_GT(cake::plan_sm90_program(Program::kHopper128x80, M, N, K, 132).waves, 1);
+    EXPECT_EQ(cake::plan(M, N, K, 128, Arch::SM90, 132).program, Program::kHopper192x128);
+  }
+}
+
 // The benchmark's default grid, on which the performance bars are stated: its
 // plans pinned (version 33's, unchanged through version 38; version 39 changes
 // M = 128, N = 28672 and the second region of M = 512, N = 28672), so that a plan
