@@ -357,6 +357,15 @@ inline constexpr int64_t kHopperFittedWeightTilesRegionsMaxWorkPercent = 97;
 // waves (through the many-waves limit) the wider tiles' speed per element won:
 // M = 2048, N = 3840, K = 8192 113.7 / 140.7; M = 6144, N = 1280, K = 4096
 // 54.4 / 62.9; M = 1536, N = 5120, K = 4096 59.1 / 65.2.
+// Since version 44 they also take the place of the 128-row token tiles
+// (fp8_hopper_swap_128x80 / _128x96, fitted to the tokens) under the same limits,
+// the 112 / 144 rows not: at 248..256 and 488..512 tokens on N = 1280..5120 (best
+// of three alternated runs, us, token tiles / 128 x 80): M = 256, N = 4608,
+// K = 3584 13.07 / 11.09, K = 8192 26.63 / 21.61; M = 256, N = 5120, K = 1024
+// 7.91 / 7.00; M = 512, N = 2560, K = 1024 8.06 / 6.67, K = 4096 12.96 / 11.69;
+// M = 256, N = 2560, K = 8192 16.21 / 14.32 and M = 512, N = 1280, K = 8192
+// 15.44 / 14.42 (both split over CTA pairs). 128 x 144 split in pairs in place of
+// the token tiles at M = 256, N = 4608 lost at short K (K = 2048 9.47 / 11.28).
 inline constexpr int64_t kHopperFittedWeightTiles80MaxWaves = 1;
 
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2

@@ -347,17 +347,22 @@ Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int 
 // rows, whichever leaves the least, when that is at most ...MaxWorkPercent of it
 // in place of two regions or of one program on at most ...MaxWaves waves in no
 // more waves, or at most ...ManyWavesMaxWorkPercent of it in any number of waves;
-// 80 rows only where they make one wave (kHopperFittedWeightTiles80MaxWaves).
+// 80 rows only where they make one wave (kHopperFittedWeightTiles80MaxWaves), and
+// those alone also in place of the 128-row token tiles fitted to the tokens.
 Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int64_t M, int64_t N, int64_t K,
                             int num_sms) {
-  if (chosen.program != Program::kHopper128x128 && chosen.program != Program::kHopper192x128 &&
-      chosen.program != Program::kHopperSwap192x128)
-    return chosen.program;
+  const bool wide = chosen.program == Program::kHopper128x128 || chosen.program == Program::kHopper192x128 ||
+                    chosen.program == Program::kHopperSwap192x128;
+  const bool token_tiles =
+      chosen.program == Program::kHopperSwap128x80 || chosen.program == Program::kHopperSwap128x96;
+  if (!wide && !token_tiles) return chosen.program;
   Program best = chosen.program;
   int64_t least = work;
   for (Program fitted : {Program::kHopper128x112, Program::kHopper128x144, Program::kHopper128x80}) {
+    const bool rows80 = fitted == Program::kHopper128x80;
+    if (token_tiles && !rows80) continue;
     const Plan q = plan_sm90_program(fitted, M, N, K, num_sms);
-    if (fitted == Program::kHopper128x80 && q.waves > kHopperFittedWeightTiles80MaxWaves) continue;
+    if (rows80 && q.waves > kHopperFittedWeightTiles80MaxWaves) continue;
     const int64_t w = busiest_sm_k_work(q, K);
     const bool few_waves = chosen.waves <= kHopperFittedWeightTilesMaxWaves && q.waves <= chosen.waves;
     const bool fits = w * 100 <= work * (regions     ? kHopperFittedWeightTilesRegionsMaxWorkPercent

@@ -912,8 +912,9 @@ TEST(PlanSm90, FittedTokenTiles) {
            OneRegionPlan{160, 8192, 2048, Program::kHopperSwap128x80, 2, 128, 1},
            OneRegionPlan{192, 6144, 4096, Program::kHopperSwap128x96, 2, 96, 1},
            OneRegionPlan{384, 4096, 4096, Program::kHopperSwap128x96, 2, 128, 1},
-           // 108 tiles of 96 tokens (three along M): pairs would take two waves
-           OneRegionPlan{256, 4608, 3584, Program::kHopperSwap128x96, 1, 108, 1},
+           // 108 tiles of 96 tokens (three along M): pairs would take two waves (at 256
+           // tokens 128 x 80 weight tiles take it since version 44; 264 make them two waves)
+           OneRegionPlan{264, 4608, 3584, Program::kHopperSwap128x96, 1, 108, 1},
            // 64 weight rows x 80 / 96 tokens in place of 64 x 128 tiles (3/4, 5/8 of the work)
            OneRegionPlan{160, 4096, 14336, Program::kHopperSwap64x80, 2, 128, 1},
            OneRegionPlan{192, 4096, 4096, Program::kHopperSwap64x96, 2, 128, 1},
@@ -1008,7 +1009,8 @@ TEST(PlanSm90, FittedWeightTiles) {
 }
 
 // Weight tiles of 80 rows (kHopperFittedWeightTiles80MaxWaves) only where they make
-// one wave: few weight rows at long K, few tokens on N = 10240.
+// one wave: few weight rows at long K, few tokens on N = 10240; since version 44
+// also in place of the 128-row token tiles (fitted to the tokens).
 TEST(PlanSm90, FittedWeightTilesOf80RowsInOneWave) {
   for (const OneRegionPlan& c : {
            // 128 tiles of 128 x 80 against 60 of 192 x 128 split over CTA pairs (120 SMs)
@@ -1018,8 +1020,24 @@ TEST(PlanSm90, FittedWeightTilesOf80RowsInOneWave) {
            OneRegionPlan{128, 10240, 4096, Program::kHopper128x80, 1, 128, 1},
            // 130 against 96 of 128 x 128 (78% of the work)
            OneRegionPlan{1280, 1024, 4096, Program::kHopper128x80, 1, 130, 1},
+           // Since version 44 also in place of the 128-row token tiles: 116 against 108
+           // tiles of 128 weight rows x 96 tokens (5/6 of the work; 128 x 144 split in
+           // pairs would leave less, but only the 80 rows replace token tiles); 128
+           // against 120
+           OneRegionPlan{256, 4608, 3584, Program::kHopper128x80, 1, 116, 1},
+           OneRegionPlan{512, 2560, 4096, Program::kHopper128x80, 1, 128, 1},
        })
     expect_one_region_plan(c);
+  // ... and split over CTA pairs where the token tiles were: 64 tiles of 128 x 80 in
+  // 64 pairs against 60 of 128 x 96 in 60.
+  for (const auto& [M, N] : {std::pair<int64_t, int64_t>{512, 1280}, {256, 2560}}) {
+    const cake::Plan p = cake::plan(M, N, 8192, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopper128x80);
+    EXPECT_EQ(p.tiles, 64);
+    EXPECT_EQ(p.split_k, 2);
+  }
+  // Not on two waves: at 264 tokens 128 x 80 would be 174 tiles.
+  EXPECT_EQ(sm90_program(264, 4608, 3584), Program::kHopperSwap128x96);
   // Not on more waves, where they would take the plan at 80% of its work or less:
   // six waves of 128 x 80 against two regions of 192 x 128 (M = 6144, N = 1280) or
   // two waves of them (M = 2048, N = 3840; M = 1536, N = 5120).
