@@ -366,6 +366,14 @@ inline constexpr int64_t kHopperFittedWeightTilesRegionsMaxWorkPercent = 97;
 // M = 256, N = 2560, K = 8192 16.21 / 14.32 and M = 512, N = 1280, K = 8192
 // 15.44 / 14.42 (both split over CTA pairs). 128 x 144 split in pairs in place of
 // the token tiles at M = 256, N = 4608 lost at short K (K = 2048 9.47 / 11.28).
+// Since version 45 one wave of them, unsplit, also takes the place of the 64-row
+// swap programs (fp8_hopper_swap_64x64 / _64x128) where those run on two waves or
+// more past decode (M > kHopperSwapMaxM), though the estimate gives the busiest SM
+// 25-43% more K-block work: 129..192 tokens on N = 4608 / 5120, 264..320 on 3072
+// (best of three alternated runs, us, swap 64 x 64 / 128 x 80): M = 136, N = 4608,
+// K = 8192 23.58 / 18.72; M = 192, N = 5120, K = 14336 41.77 / 32.48; M = 272,
+// N = 3072, K = 4096 13.65 / 10.86; M = 192, N = 4608, K = 3584 12.56 / 10.56; at
+// K = 1024 0.91-0.97.
 inline constexpr int64_t kHopperFittedWeightTiles80MaxWaves = 1;
 
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2

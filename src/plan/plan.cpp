@@ -348,13 +348,23 @@ Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int 
 // in place of two regions or of one program on at most ...MaxWaves waves in no
 // more waves, or at most ...ManyWavesMaxWorkPercent of it in any number of waves;
 // 80 rows only where they make one wave (kHopperFittedWeightTiles80MaxWaves), and
-// those alone also in place of the 128-row token tiles fitted to the tokens.
+// those alone also in place of the 128-row token tiles fitted to the tokens, and,
+// unsplit in one wave, of the 64-row swap programs on more waves past decode.
 Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int64_t M, int64_t N, int64_t K,
                             int num_sms) {
   const bool wide = chosen.program == Program::kHopper128x128 || chosen.program == Program::kHopper192x128 ||
                     chosen.program == Program::kHopperSwap192x128;
   const bool token_tiles =
       chosen.program == Program::kHopperSwap128x80 || chosen.program == Program::kHopperSwap128x96;
+  if (chosen.program == Program::kHopperSwap64x64 || chosen.program == Program::kHopperSwap64x128) {
+    // Past decode, the 64-row swap programs on more than one wave: one wave of
+    // unsplit 128 x 80 tiles in their place, though the busiest SM's K-block work
+    // grows (their speed per element is the smaller tiles'; cake/plan.h, after
+    // kHopperFittedWeightTiles80MaxWaves).
+    if (M <= kHopperSwapMaxM || chosen.waves < 2) return chosen.program;
+    const Plan q = plan_sm90_program(Program::kHopper128x80, M, N, K, num_sms);
+    return q.waves == 1 && q.split_k == 1 ? Program::kHopper128x80 : chosen.program;
+  }
   if (!wide && !token_tiles) return chosen.program;
   Program best = chosen.program;
   int64_t least = work;

@@ -1038,6 +1038,20 @@ TEST(PlanSm90, FittedWeightTilesOf80RowsInOneWave) {
   }
   // Not on two waves: at 264 tokens 128 x 80 would be 174 tiles.
   EXPECT_EQ(sm90_program(264, 4608, 3584), Program::kHopperSwap128x96);
+  // Since version 45 one wave of them unsplit in place of the 64-row swap programs
+  // on two waves or more past decode (there the estimate gives them more work).
+  for (const OneRegionPlan& c : {
+           // 116 tiles against 249 of 64 weight rows x 64 tokens (56-row narrow tiles)
+           OneRegionPlan{192, 4608, 3584, Program::kHopper128x80, 1, 116, 1},
+           // 128 against 240 of 64 x 64; 117 against 240
+           OneRegionPlan{136, 5120, 4096, Program::kHopper128x80, 1, 128, 1},
+           OneRegionPlan{272, 3072, 8192, Program::kHopper128x80, 1, 117, 1},
+       })
+    expect_one_region_plan(c);
+  // Not on one wave of swap tiles (M = 128, N = 4608: 116 tiles of 128 x 40 in
+  // swap 64 x 128), nor in decode, nor where 128 x 80 would split K.
+  EXPECT_EQ(sm90_program(128, 4608, 3584), Program::kHopperSwap64x128);
+  EXPECT_EQ(sm90_program(cake::kHopperSwapMaxM, 10240, 4096), Program::kHopperSwap64x64);  // 3 waves; 128 x 80: 1
   // Not on more waves, where they would take the plan at 80% of its work or less:
   // six waves of 128 x 80 against two regions of 192 x 128 (M = 6144, N = 1280) or
   // two waves of them (M = 2048, N = 3840; M = 1536, N = 5120).
