@@ -358,9 +358,9 @@ Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int6
       chosen.program == Program::kHopperSwap128x80 || chosen.program == Program::kHopperSwap128x96;
   if (chosen.program == Program::kHopperSwap64x64 || chosen.program == Program::kHopperSwap64x128) {
     // Past decode, the 64-row swap programs on more than one wave: one wave of
-    // unsplit 128 x 80 tiles in their place, though the busiest SM's K-block work
-    // grows (their speed per element is the smaller tiles'; cake/plan.h, after
-    // kHopperFittedWeightTiles80MaxWaves).
+    // unsplit 128 x 80 tiles in their place, though the estimate gives the busiest
+    // SM more K-block work (it does not weigh the smaller tiles' lower speed per
+    // element; measured in cake/plan.h, after kHopperFittedWeightTiles80MaxWaves).
     if (M <= kHopperSwapMaxM || chosen.waves < 2) return chosen.program;
     const Plan q = plan_sm90_program(Program::kHopper128x80, M, N, K, num_sms);
     return q.waves == 1 && q.split_k == 1 ? Program::kHopper128x80 : chosen.program;
