@@ -375,6 +375,15 @@ inline constexpr int64_t kHopperFittedWeightTilesRegionsMaxWorkPercent = 97;
 // N = 3072, K = 4096 13.65 / 10.86; M = 192, N = 4608, K = 3584 12.56 / 10.56; at
 // K = 1024 0.91-0.97.
 inline constexpr int64_t kHopperFittedWeightTiles80MaxWaves = 1;
+// Their one wave runs in CTA pairs sharing the token tile (TMA multicast) from this
+// many token tiles on at K >= kHopperWeight80PairsMinK (version 46). H200, r = 128,
+// forced, best of three alternated runs, us, single / pairs: M = 1024, N = 1280,
+// K = 8192 23.21 / 20.18, K = 18944 46.29 / 40.19; M = 800, N = 1280, K = 8192
+// 20.39 / 19.04, K = 18944 46.93 / 39.31. Fewer token tiles or shorter K lost:
+// M = 688 (six), K = 8192 1.069; M = 512, N = 2560, K = 4096 1.070; M = 256,
+// N = 4608, K = 3584 1.116; M = 1024, N = 1280, K = 4096 1.026.
+inline constexpr int64_t kHopperWeight80PairsMinTokenTiles = 7;
+inline constexpr int64_t kHopperWeight80PairsMinK = 8192;
 
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs (at most the program's limit: 8 for the 64 x 64 and 64 x 16 swap

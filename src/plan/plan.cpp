@@ -186,8 +186,9 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // (multicast 0) on tiles of at least 128 x 112 from kHopperMulticastMinWaves
 // waves on, and for the two token tiles of the 64 x 64 and 64 x 32 swap programs
 // in one wave of pairs on nearly every SM (kHopperTokenTilePairsMinM and the K
-// ranges after it, kHopperHalfTokenTilePairsMinK); 1 / 2 force it off / on
-// (InvalidArgument where impossible).
+// ranges after it, kHopperHalfTokenTilePairsMinK), and for 80-row weight tiles in
+// one wave of many token tiles at long K (kHopperWeight80Pairs*); 1 / 2 force it
+// off / on (InvalidArgument where impossible).
 template <typename Shape>
 void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int multicast) {
   const bool swap = Shape::kSwapAB, share_q = Shape::kPairsShareQ;
@@ -223,7 +224,12 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
   const bool weight_tiles = share_q && tiles_along == 2 && K >= kHopperWeightTilePairsMinK &&
                             tiles_shared <= clusters &&
                             2 * tiles_shared * 100 >= int64_t{num_sms} * kHopperWeightTilePairsMinFillPercent;
-  const bool on = multicast == 2 || (multicast == 0 && possible && (wide || token_tiles || fitted || weight_tiles));
+  // 80-row weight tiles in one wave: pairs sharing the token tile from
+  // kHopperWeight80PairsMinTokenTiles token tiles at long K (kHopperWeight80PairsMinK).
+  const bool rows80 = !swap && Shape::kBlockQ == 80 && p.waves == 1 && tiles_p >= kHopperWeight80PairsMinTokenTiles &&
+                      K >= kHopperWeight80PairsMinK && tiles_p * ceil_div(tiles_q, 2) <= clusters;
+  const bool on =
+      multicast == 2 || (multicast == 0 && possible && (wide || token_tiles || fitted || weight_tiles || rows80));
   if (!on) return;
   (swap != share_q ? p.cluster_m : p.cluster_n) = 2;
   const int64_t pairs = tiles_shared * ceil_div(tiles_along, 2);

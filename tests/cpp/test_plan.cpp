@@ -1013,8 +1013,9 @@ TEST(PlanSm90, FittedWeightTiles) {
 // also in place of the 128-row token tiles (fitted to the tokens).
 TEST(PlanSm90, FittedWeightTilesOf80RowsInOneWave) {
   for (const OneRegionPlan& c : {
-           // 128 tiles of 128 x 80 against 60 of 192 x 128 split over CTA pairs (120 SMs)
-           OneRegionPlan{1024, 1280, 14336, Program::kHopper128x80, 1, 128, 1},
+           // 128 tiles of 128 x 80 against 60 of 192 x 128 split over CTA pairs (120 SMs);
+           // eight token tiles at K >= 8192: in pairs sharing the token tile (version 46)
+           OneRegionPlan{1024, 1280, 14336, Program::kHopper128x80, 2, 128, 1},
            OneRegionPlan{512, 2560, 8192, Program::kHopper128x80, 1, 128, 1},
            // 128 against 92 of 128 x 112
            OneRegionPlan{128, 10240, 4096, Program::kHopper128x80, 1, 128, 1},
@@ -1038,6 +1039,18 @@ TEST(PlanSm90, FittedWeightTilesOf80RowsInOneWave) {
   }
   // Not on two waves: at 264 tokens 128 x 80 would be 174 tiles.
   EXPECT_EQ(sm90_program(264, 4608, 3584), Program::kHopperSwap128x96);
+  // Pairs sharing the token tile from kHopperWeight80PairsMinTokenTiles token tiles
+  // at K >= kHopperWeight80PairsMinK; single CTAs below either.
+  for (const auto& [M, N, K, paired] : {std::tuple<int64_t, int64_t, int64_t, bool>{1024, 1280, 8192, true},
+                                        {800, 1280, 8192, true},
+                                        {688, 1536, 8192, false},  // six token tiles
+                                        {800, 1280, cake::kHopperWeight80PairsMinK - 128, false}}) {
+    SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
+    const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopper128x80);
+    EXPECT_EQ(p.cluster_n, paired ? 2 : 1);
+    EXPECT_EQ(p.waves, 1);
+  }
   // Since version 45 one wave of them unsplit in place of the 64-row swap programs
   // on two waves or more past decode (there the estimate gives them more work).
   for (const OneRegionPlan& c : {
