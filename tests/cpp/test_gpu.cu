@@ -269,13 +269,13 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // every dimension: 128 weight rows x 80 tokens in pairs
                                            // (the last token tile of 72, the last weight tile of 8
                                            // rows); x 96 in pairs (the last of 88); x 96 unpaired (the
-                                           // last token tile of 58, the last weight tile of 120 rows);
+                                           // last token tile of 66, the last weight tile of 120 rows);
                                            // 64 weight rows x 80 tokens in pairs at long K (the last
                                            // token tile of 72, the last weight tile of 8 rows); x 96
                                            // in pairs (the last of 88)
                                            Shape{312, 4104, 4112, 128, true},
                                            Shape{376, 4104, 4112, 64, false},
-                                           Shape{250, 4600, 3600, 64, true},
+                                           Shape{258, 4600, 3600, 64, true},
                                            Shape{152, 4040, 14352, 32, true},
                                            Shape{184, 4104, 4112, 128, false},
                                            // weight tiles fitted to the weights (version 39), tails in
@@ -285,6 +285,10 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // tile of 8 rows, a K tail of 16)
                                            Shape{300, 6152, 4112, 64, true},
                                            Shape{330, 4600, 3600, 32, false},
+                                           // 128 tokens x 80 weight rows in place of token tiles
+                                           // (version 44): one wave of 116, the last token tile of 122
+                                           // rows, the last weight tile of 40, a K tail of 16
+                                           Shape{250, 4600, 3600, 64, true},
                                            // 64 x 96 tiles in pairs sharing the weight tile (version
                                            // 40): the second token tile of 36 / 8 rows, the last weight
                                            // tile of 8 / 56 rows (4 / 28 per CTA, boxes of 8 / 32), a K
