@@ -369,7 +369,7 @@ Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int6
     // element; measured in cake/plan.h, after kHopperFittedWeightTiles80MaxWaves).
     if (M <= kHopperSwapMaxM || chosen.waves < 2) return chosen.program;
     const Plan q = plan_sm90_program(Program::kHopper128x80, M, N, K, num_sms);
-    return q.waves == 1 && q.split_k == 1 ? Program::kHopper128x80 : chosen.program;
+    return q.waves <= kHopperFittedWeightTiles80MaxWaves && q.split_k == 1 ? Program::kHopper128x80 : chosen.program;
   }
   if (!wide && !token_tiles) return chosen.program;
   Program best = chosen.program;
