@@ -557,7 +557,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // 898.8 -> 878.3; M = 2048, N = 6144 90.6 -> 87.6; M = 2048, N = K = 4096
       // 63.9 -> 62.6. In the turned program (with the outputs packed before the
       // staging) it measured slower: M = 512, N = 28672 120.8 -> 121.7, N = 6144
-      // 22.8 -> 23.8; there the epilogue stays as it was.
+      // 22.8 -> 23.8; with its staging by stmatrix, 1.007 of the times without
+      // (turned shapes, geomean). There the epilogue stays as it was.
       constexpr bool kCarry = kSets == 1 && !Shape::kSwapAB;
       const bool carry = kCarry && split == 1 && !scheduler.is_last();
       uint8_t* buf = epilogue + cw * (64 * kWarpgroupQ * 2);
@@ -595,22 +596,23 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
             out2[2 * j + h] = pack_bf16x2(v[0], v[1]);
           }
         }
-        // Staging: the previous tile's TMA store must have read the buffer.
+        // Staging: the previous tile's TMA store must have read the buffer. stmatrix
+        // stores four of the accumulator's 8 x 8 blocks at once (blocks (j, h),
+        // (j, h + 1), (j + 1, h), (j + 1, h + 1): out2[2j .. 2j + 3]), 16 bytes of a
+        // P row per lane: lane 8i + r addresses row r of block i.
         if (thread == 0) cute::tma_store_wait<0>();
         named_barrier(1 + cw, 128);
+        static_assert(kWarpgroupQ % 16 == 0, "Q blocks are stored two 8-column blocks at a time");
 #pragma unroll
-        for (int j = 0; j < kWarpgroupQ / 8; ++j) {
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            const int row = 16 * warp + lane / 4 + 8 * h;  // 0..63 in P
-            // Box j/8 holds columns [64*(j/8), +64): 64 rows of 128 bytes, swizzled;
-            // a block of Q that is not whole boxes of 64 is one plain box instead.
-            const uint32_t addr =
-                kPlainOut ? buf_addr + row * (kBlockQ * 2) + (8 * j + 2 * (lane % 4)) * 2
-                          : buf_addr + (j / 8) * (64 * kRowBytes) + row * kRowBytes + (((j % 8) ^ (row % 8)) * 16) +
-                                (lane % 4) * 4;
-            st_shared_u32(addr, out2[2 * j + h]);
-          }
+        for (int j = 0; j < kWarpgroupQ / 8; j += 2) {
+          const int jj = j + lane / 16;                       // this lane's 8-column block
+          const int row = 16 * warp + 8 * (lane / 8 % 2) + lane % 8;  // 0..63 in P
+          // Box jj/8 holds columns [64*(jj/8), +64): 64 rows of 128 bytes, swizzled;
+          // a block of Q that is not whole boxes of 64 is one plain box instead.
+          const uint32_t addr = kPlainOut ? buf_addr + row * (kBlockQ * 2) + jj * 16
+                                          : buf_addr + (jj / 8) * (64 * kRowBytes) + row * kRowBytes +
+                                                (((jj % 8) ^ (row % 8)) * 16);
+          stmatrix_x4(addr, out2[2 * j], out2[2 * j + 1], out2[2 * j + 2], out2[2 * j + 3]);
         }
         if constexpr (kCarry) {
           if (carry) {
@@ -624,39 +626,50 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         // Turned: out row = Q column (token), out column = P row (weight row), staged
         // transposed, a row of 64 P columns per token: 128 swizzled bytes; narrow
         // tiles stage plain rows of their p_rows columns (the rows past them belong
-        // to the next tile and are not staged). The previous tile's TMA store must
-        // have read the buffer.
+        // to the next tile and are not staged). The accumulator's 8 x 8 blocks (8 P
+        // rows by 8 tokens) are packed to bf16 and stored transposed by stmatrix,
+        // 16 bytes of a token's row per lane, instead of one 2-byte store per
+        // output. The previous tile's TMA store must have read the buffer.
         if (thread == 0) cute::tma_store_wait<0>();
         named_barrier(1 + cw, 128);
         const bool narrow = Shape::kNarrowTiles && params.narrow;
         const uint32_t out_pitch = narrow ? params.p_rows * 2 : kRowBytes;
-        const int out_swizzle = narrow ? 0 : 7;
+        const uint32_t out_swizzle = narrow ? 0 : 7;
         const int out_rows = narrow ? static_cast<int>(params.p_rows) : 64;
+        constexpr int kBlocksQ = kWarpgroupQ / 8;  // 8-token blocks, an even number
 #pragma unroll
-        for (int j = 0; j < kWarpgroupQ / 8; ++j) {
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            const int row = 16 * warp + lane / 4 + 8 * h;  // 0..63 in P
-            const int col = 8 * j + 2 * (lane % 4);        // 0..kWarpgroupQ-1 in Q
+        for (int h = 0; h < 2; ++h) {
+          // This warp's P rows 16 * warp + 8h .. + 7: the 16-byte chunk `chunk` of
+          // each token's staged row; past a narrow tile's rows (a multiple of 8),
+          // none (warp-uniform).
+          const int chunk = 2 * warp + h;
+          if (8 * chunk >= out_rows) continue;
+          // The bias of this thread's P row; -0 is the identity of the addition.
+          const uint32_t n = tp * p_step + wg_p * 64 + 8 * chunk + lane / 4;
+          const float bias_n =
+              params.bias != nullptr && n < params.n ? __bfloat162float(params.bias[n]) : -0.0f;
+          auto packed = [&](int j) {
             float v[2];
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
               v[e] = alpha * acc[4 * j + 2 * h + e];
               if (adapter) v[e] = fmaf(lora_scale, part[0][4 * j + 2 * h + e], v[e]);
+              v[e] += bias_n;
             }
-            const uint32_t n = tp * p_step + wg_p * 64 + row;
-            if (params.bias != nullptr && n < params.n) {
-              const float bn = __bfloat162float(params.bias[n]);
-              v[0] += bn;
-              v[1] += bn;
-            }
+            return pack_bf16x2(v[0], v[1]);
+          };
+          // The token row this lane addresses: row lane % 8 of block j + lane / 8
+          // (the x2 form reads lanes 0..15 only).
+          auto row_addr = [&](int j) {
+            const uint32_t m = 8 * (j + lane / 8) + lane % 8;
+            return buf_addr + m * out_pitch + ((chunk ^ (m % 8 & out_swizzle)) * 16);
+          };
 #pragma unroll
-            for (int e = 0; e < 2; ++e) {
-              const int m = col + e;
-              const uint32_t addr = buf_addr + m * out_pitch + (((row / 8) ^ (m % 8 & out_swizzle)) * 16) + (row % 8) * 2;
-              const __nv_bfloat16 hv = __float2bfloat16_rn(v[e]);
-              if (row < out_rows) st_shared_u16(addr, *reinterpret_cast<const uint16_t*>(&hv));
-            }
+          for (int j = 0; j + 4 <= kBlocksQ; j += 4)
+            stmatrix_x4_trans(row_addr(j), packed(j), packed(j + 1), packed(j + 2), packed(j + 3));
+          if constexpr (kBlocksQ % 4 == 2) {
+            constexpr int j = kBlocksQ - 2;
+            stmatrix_x2_trans(row_addr(j), packed(j), packed(j + 1));
           }
         }
       }
