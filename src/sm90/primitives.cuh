@@ -231,17 +231,13 @@ __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
   return *reinterpret_cast<uint32_t*>(&v);
 }
 
-// Four 8 x 8 blocks of bf16 in mma fragments (thread t holds row t / 4, columns
-// 2 * (t % 4) and + 1 of each, one register per block), stored as they are: row r
-// of block i, 16 bytes, at the address that lane 8 * i + r gives.
-__device__ __forceinline__ void stmatrix_x4(uint32_t addr, uint32_t r0, uint32_t r1, uint32_t r2, uint32_t r3) {
-  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(r0), "r"(r1),
-               "r"(r2), "r"(r3)
-               : "memory");
+__device__ __forceinline__ void st_shared_u32(uint32_t addr, uint32_t v) {
+  asm volatile("st.shared.u32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
 }
-// The same blocks stored transposed: stored row j of block i is the block's column
-// j, 16 bytes at the address that lane 8 * i + j gives. Four blocks, or two (lanes
-// 0..15 give the addresses).
+// Four 8 x 8 blocks of bf16 in mma fragments (thread t holds row t / 4, columns
+// 2 * (t % 4) and + 1 of each, one register per block), stored transposed: stored
+// row j of block i is the block's column j, 16 bytes at the address that lane
+// 8 * i + j gives. Four blocks, or two (lanes 0..15 give the addresses).
 __device__ __forceinline__ void stmatrix_x4_trans(uint32_t addr, uint32_t r0, uint32_t r1, uint32_t r2, uint32_t r3) {
   asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(r0),
                "r"(r1), "r"(r2), "r"(r3)
