@@ -36,11 +36,12 @@ struct ProgramShape {
   // stage is that much shorter.
   static constexpr int kQWarpgroups = kQWarpgroups_;
   static constexpr int kWarpgroupQ = kBlockQ / kQWarpgroups;
-  static_assert(kQWarpgroups == 1 || (kSwapAB && kWarpgroupQ % 16 == 0),
-                "Q is split over warpgroups only in the swap programs (their epilogue stores a box per warpgroup)");
   // Not turned, a Q block that is not whole 64-column boxes of out is staged and
-  // stored as one box of plain (unswizzled) rows of kBlockQ columns.
+  // stored as plain (unswizzled) rows, one box of kWarpgroupQ columns per
+  // consumer warpgroup.
   static constexpr bool kPlainOut = !kSwapAB && kBlockQ % 64 != 0;
+  static_assert(kQWarpgroups == 1 || ((kSwapAB || kPlainOut) && kWarpgroupQ % 16 == 0),
+                "Q is split over warpgroups only where each one's epilogue stores a box of its own");
   // CTA pairs (TMA multicast) share one operand tile, each CTA loading half of it
   // into both: the P tile, pairs lying along Q; in the one program on 64 tokens of
   // P by weight rows of Q (64 x 96), the weight tile, pairs lying along P, as
@@ -103,11 +104,14 @@ using ShapeSwap64x128 = ProgramShape<64, 128, true, 2>;
 // turned along N, for mid-size M where it fills one more wave of SMs than 128 x 128
 // tiles do (M = 512, N = 6144: 128 tiles instead of 192 on 132 SMs).
 using ShapeSwap192x128 = ProgramShape<192, 128, true>;
-// One consumer warpgroup on 64 tokens x 96 weight rows, the tokens on wgmma's
-// 64-row side and the weights on its N side (n = 96): for 129..192 tokens, where
-// it fills the SMs in one wave (M = 192, N = 4096: 129 tiles) and the 128-row
-// swap program leaves a third of them idle (96 tiles).
-using Shape64x96 = ProgramShape<64, 96, false>;
+// 64 tokens x 96 weight rows, the tokens on wgmma's 64-row side and the weights on
+// its N side: for 129..192 tokens, where it fills the SMs in one wave (M = 192,
+// N = 4096: 129 tiles) and the 128-row swap program leaves a third of them idle
+// (96 tiles), and in CTA pairs sharing the weight tile at 65..128 tokens. Two
+// consumer warpgroups on 48 weight rows each, fed by the same stage, as in the
+// swap 64 x 128 program: each one's chain of wgmma and promotions per stage is
+// half as long.
+using Shape64x96 = ProgramShape<64, 96, false, 2>;
 // Token tiles fitted to the tokens: the swap programs on 80 or 96 tokens, on 128
 // weight rows (two consumer warpgroups) or 64 (one). Past decode the tiles of a
 // fixed width leave the last wave partly empty: M = 320, N = 4096 is 96 tiles of

@@ -75,11 +75,11 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStr
   // with swap of its kWarpgroupQ tokens x 64 (N), staged in 128-byte swizzled rows.
   // Narrow tiles store their p_rows columns of out, staged as plain rows of that
   // many columns; so do Q blocks of other than whole 64-column boxes (kPlainOut),
-  // with kBlockQ columns.
+  // with each consumer warpgroup's kWarpgroupQ columns.
   const bool plain = narrow || Shape::kPlainOut;
   maps.out = make_tensor_map(a.out, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, a.M, a.N, ldo * 2,
                              swap ? Shape::kWarpgroupQ : 64,
-                             narrow ? p_rows : Shape::kPlainOut ? Shape::kBlockQ : 64,
+                             narrow ? p_rows : Shape::kPlainOut ? Shape::kWarpgroupQ : 64,
                              plain ? CU_TENSOR_MAP_SWIZZLE_NONE : CU_TENSOR_MAP_SWIZZLE_128B);
 
   ProgramParams params{};

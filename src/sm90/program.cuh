@@ -75,7 +75,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   constexpr int kBlockP = Shape::kBlockP;
   constexpr int kBlockQ = Shape::kBlockQ;
   // Not turned, on a Q block that is not whole 64-column boxes of out (64 x 96):
-  // the output tile is staged and stored as one box of plain rows.
+  // each consumer warpgroup's output is staged and stored as one box of plain rows.
   constexpr bool kPlainOut = Shape::kPlainOut;
   constexpr int kPBytes = kBlockP * kRowBytes;
   // Pairs share the Q tile (along P) instead of the P tile (along Q).
@@ -588,7 +588,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           for (int h = 0; h < 2; ++h) {
             float v[2] = {acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]};
             // out row = P row, out column = Q column: two adjacent columns.
-            const uint32_t n = tq * kBlockQ + 8 * j + 2 * (lane % 4);
+            const uint32_t n = tq * kBlockQ + wg_q * kWarpgroupQ + 8 * j + 2 * (lane % 4);
             if (params.bias != nullptr && n < params.n) {
               v[0] += __bfloat162float(params.bias[n]);
               v[1] += __bfloat162float(params.bias[n + 1]);
@@ -610,7 +610,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
             // Box j/8 holds columns [64*(j/8), +64): 64 rows of 128 bytes, swizzled;
             // a block of Q that is not whole boxes of 64 is one plain box instead.
             const uint32_t addr =
-                kPlainOut ? buf_addr + row * (kBlockQ * 2) + (8 * j + 2 * (lane % 4)) * 2
+                kPlainOut ? buf_addr + row * (kWarpgroupQ * 2) + (8 * j + 2 * (lane % 4)) * 2
                           : buf_addr + (j / 8) * (64 * kRowBytes) + row * kRowBytes + (((j % 8) ^ (row % 8)) * 16) +
                                 (lane % 4) * 4;
             st_shared_u32(addr, out2[2 * j + h]);
@@ -679,7 +679,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       named_barrier(1 + cw, 128);
       if (thread == 0) {
         if constexpr (kPlainOut) {
-          tma_store(&maps.out, buf, static_cast<int>(tq * kBlockQ), static_cast<int>(tp * p_step + wg_p * 64));
+          tma_store(&maps.out, buf, static_cast<int>(tq * kBlockQ + wg_q * kWarpgroupQ),
+                    static_cast<int>(tp * p_step + wg_p * 64));
         } else if constexpr (!Shape::kSwapAB) {
 #pragma unroll
           for (int box = 0; box < kBlockQ / 64; ++box)
