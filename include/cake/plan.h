@@ -43,8 +43,8 @@ enum class Program {
   // tiles (kHopperWideTileMaxWorkPercent, ...LongPromotion) and less than
   // 192 x 128.
   kHopperSwap192x128,
-  // SM90, 129..192 tokens: one consumer warpgroup on 64 tokens x 96 weight rows
-  // (weights on wgmma's N side).
+  // SM90, 129..192 tokens: 64 tokens x 96 weight rows (weights on wgmma's N
+  // side), two consumer warpgroups of 48 weight rows each.
   kHopper64x96,
   // SM90, past decode: the swap program on token tiles of 80 or 96, on 128 weight
   // rows (two consumer warpgroups) or 64 (one), whose tiles fill one wave where the
