@@ -333,6 +333,21 @@ inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 inline constexpr int64_t kHopperFittedWeightTilesMaxWaves = 2;
 inline constexpr int64_t kHopperFittedWeightTilesMaxWorkPercent = 88;
 inline constexpr int64_t kHopperFittedWeightTilesManyWavesMaxWorkPercent = 80;
+// From K = kHopperFittedWeightTilesLongK, where no cut into two regions takes the
+// plan either, fitted tiles on more waves up to ...LongKMaxWorkPercent of its work:
+// there the fill and epilogue of the extra wave weigh less against the K loop.
+// H200, 2026-12-01, r = 128, version 48's plan / this rule, three alternated runs,
+// medians of the per-run ratios: three waves of 128 x 112 in CTA pairs against two
+// of 192 x 128 (7/8 of the work), M = 384, N = 14336, K = 8192 / 18944 0.942 /
+// 0.932; M = 512, N = 10240, K = 8192 / 14336 0.933 / 0.920; M = 768, N = 7168,
+// K = 8192 / 18944 0.912 / 0.934; M = 1024, N = 5120, K = 8192 / 14336 0.833 /
+// 0.938; M = 1536, N = 3584, K = 8192 / 18944 0.940 / 0.949; ten waves of 128 x 144
+// against nine of the turned 192 x 128 (5/6), M = 640, N = 37888, K = 8192 0.891
+// (380 -> 340 us). Against cuBLASLt those shapes went from 1.16-1.27 to 1.05-1.18.
+// Below K = 8192 the 80% limit stands (M = 384, N = 28672, K = 4096 at 7/8:
+// 0.98-1.00, version 39's session).
+inline constexpr int64_t kHopperFittedWeightTilesLongK = 8192;
+inline constexpr int64_t kHopperFittedWeightTilesLongKMaxWorkPercent = 88;
 // Two regions are two launches, each with its fill and drain, and their work is
 // counted with the second region on the program it would run without fitted tiles
 // (it may take them, planned as a problem of its own). One launch of fitted tiles

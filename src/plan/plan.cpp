@@ -352,12 +352,14 @@ Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int 
 // work (both regions' where it has two), 128 tokens by 112, 144 or 80 weight
 // rows, whichever leaves the least, when that is at most ...MaxWorkPercent of it
 // in place of two regions or of one program on at most ...MaxWaves waves in no
-// more waves, or at most ...ManyWavesMaxWorkPercent of it in any number of waves;
+// more waves, or at most `many_waves_percent` of it in any number of waves
+// (...ManyWavesMaxWorkPercent, or from ...LongK, once no cut has taken the plan,
+// ...LongKMaxWorkPercent);
 // 80 rows only where they make one wave (kHopperFittedWeightTiles80MaxWaves), and
 // those alone also in place of the 128-row token tiles fitted to the tokens, and,
 // unsplit in one wave, of the 64-row swap programs on more waves past decode.
-Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int64_t M, int64_t N, int64_t K,
-                            int num_sms) {
+Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int64_t many_waves_percent, int64_t M,
+                            int64_t N, int64_t K, int num_sms) {
   const bool wide = chosen.program == Program::kHopper128x128 || chosen.program == Program::kHopper192x128 ||
                     chosen.program == Program::kHopperSwap192x128;
   const bool token_tiles =
@@ -383,7 +385,7 @@ Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int6
     const bool few_waves = chosen.waves <= kHopperFittedWeightTilesMaxWaves && q.waves <= chosen.waves;
     const bool fits = w * 100 <= work * (regions     ? kHopperFittedWeightTilesRegionsMaxWorkPercent
                                          : few_waves ? kHopperFittedWeightTilesMaxWorkPercent
-                                                     : kHopperFittedWeightTilesManyWavesMaxWorkPercent);
+                                                     : many_waves_percent);
     if (fits && w < least) least = w, best = fitted;
   }
   return best;
@@ -540,9 +542,17 @@ Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   const bool cuttable = (one.program == Program::kHopper192x128 || turned) && one.waves <= kHopperRegionMaxWaves;
   if (cuttable) cut_along(c, one, !turned, M, N, K, num_sms);
   const bool regions = c.best.head_m != M || c.best.head_n != N;
-  const Program fitted = fitted_weight_tiles(c.best, c.work, regions, M, N, K, num_sms);
+  const Program fitted =
+      fitted_weight_tiles(c.best, c.work, regions, kHopperFittedWeightTilesManyWavesMaxWorkPercent, M, N, K, num_sms);
   if (fitted != c.best.program) return plan_sm90_program(fitted, M, N, K, num_sms);
   if (cuttable && K >= kHopperRegionAcrossMinK) cut_along(c, one, turned, M, N, K, num_sms);
+  // Long K, and no cut took the plan: fitted tiles on more waves up to a higher
+  // share of its work (kHopperFittedWeightTilesLongK).
+  if (c.best.head_m == M && c.best.head_n == N && K >= kHopperFittedWeightTilesLongK) {
+    const Program long_k =
+        fitted_weight_tiles(c.best, c.work, false, kHopperFittedWeightTilesLongKMaxWorkPercent, M, N, K, num_sms);
+    if (long_k != c.best.program) return plan_sm90_program(long_k, M, N, K, num_sms);
+  }
   return c.best;
 }
 

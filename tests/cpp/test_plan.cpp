@@ -960,9 +960,23 @@ TEST(PlanSm90, FittedWeightTiles) {
            OneRegionPlan{512, 7168, 8192, Program::kHopper128x112, 1, 256, 2},
        })
     expect_one_region_plan(c);
-  // Not on more waves than the chosen plan at 7/8 of its work (M = 384, N = 14336,
-  // K = 8192: 3 of 128 x 112 against 2 of 192 x 128, 0.96-1.05 of its time).
-  EXPECT_EQ(sm90_program(384, 14336, 8192), Program::kHopper192x128);
+  // On more waves than the chosen plan at 7/8 of its work only from K = 8192
+  // (kHopperFittedWeightTilesLongK): M = 384, N = 14336, 3 waves of 128 x 112 in
+  // CTA pairs against 2 of 192 x 128; at K = 7168 (and 4096) the 192-row tiles stay.
+  // ... and 128 x 144 at 5/6: M = 640, N = 37888, K = 8192, 10 waves against 9 of
+  // the turned 192 x 128 (at K = 4096 the turned tiles stay).
+  for (const OneRegionPlan& c : {
+           OneRegionPlan{384, 14336, 8192, Program::kHopper128x112, 2, 384, 3},
+           OneRegionPlan{384, 14336, 18944, Program::kHopper128x112, 2, 384, 3},
+           OneRegionPlan{640, 37888, 8192, Program::kHopper128x144, 2, 1320, 10},
+       })
+    expect_one_region_plan(c);
+  EXPECT_EQ(sm90_program(384, 14336, 7168), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(384, 14336, 4096), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(640, 37888, 4096), Program::kHopperSwap192x128);
+  // Not in place of a cut into two regions, which the estimate likes better:
+  // M = 2048, N = 2560, K = 8192 keeps a head of 1536 columns of 192 x 128 tiles.
+  EXPECT_EQ(cake::plan(2048, 2560, 8192, 128, Arch::SM90, 132).head_n, 1536);
   // Not past two waves at 0.93 of the work (M = 2048, N = 7168, K = 8192: 8 of 128 x 112).
   EXPECT_EQ(sm90_program(2048, 7168, 8192), Program::kHopper192x128);
   // On more waves at most 80% of the work (kHopperFittedWeightTilesManyWavesMaxWorkPercent):
