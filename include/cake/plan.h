@@ -323,9 +323,9 @@ inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 // K = 3584 33.6 / 29.2; in place of two regions at 7/8, M = 512, N = 14336,
 // K = 8192 119.1 / 102.2; more waves at 7/9, M = 2048, N = 3584, K = 18944
 // 263.3 / 224.9 (4 of 128 x 112 against 3 of 192 x 128). At 7/8 on more waves
-// than one program's they were as fast or slower (M = 384, N = 14336, K = 8192:
-// 0.96-1.05 of its time over two calls; M = 384, N = 28672, K = 4096 0.98-1.00),
-// and at 11/12 (the 176-row tile tried alongside) no faster. From 65 tokens (the
+// than one program's they were as fast or slower in version 39's session (M = 384,
+// N = 14336, K = 8192: 0.96-1.05 of its time over two calls; M = 384, N = 28672,
+// K = 4096 0.98-1.00; from K = 8192 see ...LongK below), and at 11/12 (the 176-row tile tried alongside) no faster. From 65 tokens (the
 // swap programs' range ends at 64): 28 shapes of 72..128 tokens on N = 10240..28672,
 // old and new plan alternated twice, 0.931-0.984 of the old plan's times (geomean
 // 0.959), e.g. M = 96, N = 12288, K = 4096 19.33 / 18.00; M = 128, N = 28672,

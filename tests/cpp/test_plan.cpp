@@ -947,7 +947,8 @@ TEST(PlanSm90, FittedTokenTiles) {
 
 // Weight tiles fitted to the weights (kHopperFittedWeightTiles*): 128 tokens by 112
 // or 144 weight rows in place of the 128 x 128 and 192-row programs, in no more
-// waves (at most two) and at most 88% of the busiest SM's K-block work.
+// waves (at most two) and at most 88% of the busiest SM's K-block work; on more
+// waves at most 80%, or from K = 8192 88%.
 TEST(PlanSm90, FittedWeightTiles) {
   for (const OneRegionPlan& c : {
            // 126 tiles of 128 x 112 against 108 of 128 x 128 (7/8 of the work)
