@@ -1,0 +1,57 @@
+"""Reads scripts/forced-scan's runs: plans and forced programs, shape by shape.
+
+    python3 bench/forced_scan.py DIR    # DIR/configs.txt and DIR/p<pass>-<line>/bench.csv
+
+Per line of configs.txt (`M,N,K|cake_bench flags`): cake's time in each pass and
+their median, the median over the passes of its time over the shape's first line
+in the same pass (the reference, normally the plan), and its time over cuBLASLt's
+(fast accumulation) and over the unfused path, per pass. A line whose benchmark
+check failed in any pass is marked FAILED; one that did not run is left out.
+"""
+import csv
+import os
+import statistics
+import sys
+
+
+def main():
+    d = sys.argv[1] if len(sys.argv) > 1 else 'results/forced-scan'
+    configs = [line.rstrip('\n').split('|', 1) for line in open(os.path.join(d, 'configs.txt')) if line.strip()]
+    runs = {}  # line -> {pass: row at r = 128}
+    passes = set()
+    for name in os.listdir(d):
+        if not name.startswith('p') or '-' not in name:
+            continue
+        p, i = name[1:].split('-', 1)
+        f = os.path.join(d, name, 'bench.csv')
+        if not (p.isdigit() and i.isdigit() and os.path.exists(f)):
+            continue
+        rows = [r for r in csv.DictReader(open(f)) if r['r'] == '128']
+        if rows:
+            runs.setdefault(int(i), {})[int(p)] = rows[0]
+            passes.add(int(p))
+    if not runs:
+        print(f"forced_scan: no runs in {d}", file=sys.stderr)
+        return 1
+    print(f"{len(passes)} passes; per line: cake us per pass (median), over the shape's first line "
+          f"(median of per-pass ratios), over cuBLASLt fast and over the unfused path per pass")
+    first = {}  # shape -> its first line
+    for i, (shape, flags) in enumerate(configs, 1):
+        first.setdefault(shape, i)
+        r = runs.get(i)
+        if not r:
+            continue
+        t = {p: float(x['cake_us']) for p, x in r.items()}
+        ref = runs.get(first[shape], {})
+        ratios = [t[p] / float(ref[p]['cake_us']) for p in t if p in ref]
+        vs_ref = f"{statistics.median(ratios):6.3f}" if ratios and first[shape] != i else "   ref"
+        fmt = lambda key: '/'.join(f"{float(r[p][key]):.3f}" for p in sorted(r))
+        failed = '  FAILED' if any(x['check_ok'] != '1' for x in r.values()) else ''
+        print(f"{shape:>16} {flags.strip() or '(plan)':40s} "
+              f"{'/'.join(f'{t[p]:.2f}' for p in sorted(t))} ({statistics.median(t.values()):.2f})  {vs_ref}"
+              f"  cuBLASLt {fmt('cake_over_cublaslt')}  unfused {fmt('cake_over_unfused')}{failed}")
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
