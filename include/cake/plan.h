@@ -309,27 +309,29 @@ inline constexpr int64_t kHopperFittedTokenTilesLongK = 7168;
 inline constexpr int64_t kHopperFittedTokenTilesLongKMaxM = 512;
 inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 
-// Weight tiles fitted to the weights: past decode (kHopperSwapMaxM tokens, where
-// the plan leaves the swap programs), where the plan is the 128 x 128 or a 192-row program (in one region or two),
-// fp8_hopper_128x112 / _128x144 / _128x80 (128 tokens by 112 / 144 / 80 weight rows) when they
-// leave the busiest SM at most kHopperFittedWeightTilesRegionsMaxWorkPercent of
-// both regions' K-block work in place of two regions; in place of one program,
-// at most kHopperFittedWeightTilesMaxWorkPercent of its work in no more waves
-// where it has at most kHopperFittedWeightTilesMaxWaves waves, or at most
-// kHopperFittedWeightTilesManyWavesMaxWorkPercent of it in any number of waves. H200, r = 128, us, the plan before / fitted: one wave, M = 384,
-// N = 4608, K = 3584 17.1 / 14.6 (126 tiles of 128 x 112 against 108 of
-// 128 x 128, 7/8 of the work), M = 384, N = 6144, K = 4096 22.5 / 19.1 (129 of
-// 128 x 144 against 96 of 192 x 128, 3/4); two waves each, M = 1024, N = 4608,
-// K = 3584 33.6 / 29.2; in place of two regions at 7/8, M = 512, N = 14336,
-// K = 8192 119.1 / 102.2; more waves at 7/9, M = 2048, N = 3584, K = 18944
-// 263.3 / 224.9 (4 of 128 x 112 against 3 of 192 x 128). At 7/8 on more waves
-// than one program's they were as fast or slower in version 39's session (M = 384,
-// N = 14336, K = 8192: 0.96-1.05 of its time over two calls; M = 384, N = 28672,
-// K = 4096 0.98-1.00; from K = 8192 see ...LongK below), and at 11/12 (the 176-row tile tried alongside) no faster. From 65 tokens (the
-// swap programs' range ends at 64): 28 shapes of 72..128 tokens on N = 10240..28672,
-// old and new plan alternated twice, 0.931-0.984 of the old plan's times (geomean
-// 0.959), e.g. M = 96, N = 12288, K = 4096 19.33 / 18.00; M = 128, N = 28672,
-// K = 4096 37.7 / 37.0 (two waves of 128 x 112 against two of 128 x 128).
+// Weight tiles fitted to the weights: past decode (kHopperSwapMaxM tokens, where the
+// plan leaves the swap programs), where the plan is the 128 x 128 or a 192-row program
+// (in one region or two), fp8_hopper_128x112 / _128x144 / _128x80 (128 tokens by
+// 112 / 144 / 80 weight rows) when they leave the busiest SM at most
+// kHopperFittedWeightTilesRegionsMaxWorkPercent of both regions' K-block work in place
+// of two regions; in place of one program, at most
+// kHopperFittedWeightTilesMaxWorkPercent of its work in no more waves where it has at
+// most kHopperFittedWeightTilesMaxWaves waves, or at most
+// kHopperFittedWeightTilesManyWavesMaxWorkPercent of it in any number of waves. H200,
+// r = 128, us, the plan before / fitted: one wave, M = 384, N = 4608, K = 3584
+// 17.1 / 14.6 (126 tiles of 128 x 112 against 108 of 128 x 128, 7/8 of the work),
+// M = 384, N = 6144, K = 4096 22.5 / 19.1 (129 of 128 x 144 against 96 of 192 x 128,
+// 3/4); two waves each, M = 1024, N = 4608, K = 3584 33.6 / 29.2; in place of two
+// regions at 7/8, M = 512, N = 14336, K = 8192 119.1 / 102.2; more waves at 7/9,
+// M = 2048, N = 3584, K = 18944 263.3 / 224.9 (4 of 128 x 112 against 3 of 192 x 128).
+// At 7/8 on more waves than one program's they were as fast or slower in version 39's
+// session (M = 384, N = 14336, K = 8192: 0.96-1.05 of its time over two calls;
+// M = 384, N = 28672, K = 4096 0.98-1.00; from K = 8192 see ...LongK below), and at
+// 11/12 (the 176-row tile tried alongside) no faster. From 65 tokens (the swap
+// programs' range ends at 64): 28 shapes of 72..128 tokens on N = 10240..28672, old
+// and new plan alternated twice, 0.931-0.984 of the old plan's times (geomean 0.959),
+// e.g. M = 96, N = 12288, K = 4096 19.33 / 18.00; M = 128, N = 28672, K = 4096
+// 37.7 / 37.0 (two waves of 128 x 112 against two of 128 x 128).
 inline constexpr int64_t kHopperFittedWeightTilesMaxWaves = 2;
 inline constexpr int64_t kHopperFittedWeightTilesMaxWorkPercent = 88;
 inline constexpr int64_t kHopperFittedWeightTilesManyWavesMaxWorkPercent = 80;
