@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "cake/gemm.h"
+#include "shapes.h"
 #include "sm90/launch.h"
 #include "sm90/programs.h"
 #include "sm90/run_program.h"
@@ -341,14 +342,6 @@ double geomean(const std::vector<double>& v) {
   return std::exp(s / v.size());
 }
 
-std::vector<int64_t> parse_list(const std::string& s) {
-  std::vector<int64_t> v;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) v.push_back(std::stoll(item));
-  return v;
-}
-
 struct Row {
   int64_t M, N, K, r;
   double cake, cake0, base, base_nofast, unfused;  // us
@@ -363,8 +356,10 @@ const char* regime(int64_t M) { return M <= 64 ? "M<=64" : (M <= 512 ? "128<=M<=
 
 
 int run_bench(int argc, char** argv) {
-  std::vector<int64_t> Ms = {1, 16, 64, 128, 512, 2048, 8192};
-  std::vector<std::pair<int64_t, int64_t>> NKs = {{4096, 4096}, {6144, 4096}, {28672, 4096}, {4096, 14336}, {8192, 8192}};
+  using cake::bench::parse_list;
+  cake::bench::ShapeSet shapes = cake::bench::grid_shapes();
+  std::vector<int64_t>& Ms = shapes.Ms;
+  std::vector<std::pair<int64_t, int64_t>>& NKs = shapes.NKs;
   std::vector<int64_t> Rs = {32, 64, 128};
   std::string out_dir = "results";
   int reps = 15;
@@ -386,18 +381,11 @@ int run_bench(int argc, char** argv) {
       NKs = {{v.at(1), v.at(2)}};
     } else if (arg == "--r") Rs = parse_list(next());
     else if (arg == "--quick") {
-      Ms = {1, 64, 512, 4096};
-      NKs = {{4096, 4096}, {28672, 4096}, {4096, 14336}};
+      shapes = cake::bench::quick_shapes();
       Rs = {128};
     } else if (arg == "--serving") {
-      // Between the grid's points: batch sizes past decode on the projections of
-      // serving models: Llama-3-8B (qkv, o, gate_up, down), Llama-3-70B over 8
-      // GPUs (qkv, o, gate_up, down) and over 4 (qkv, o, gate_up, down),
-      // Qwen2.5-7B (qkv, gate_up, down). 195 shapes, r = 128.
-      Ms = {96, 128, 160, 192, 256, 320, 384, 512, 768, 1024, 1536, 2048, 3072};
-      NKs = {{6144, 4096}, {4096, 4096}, {28672, 4096}, {4096, 14336}, {1280, 8192}, {8192, 1024},
-             {7168, 8192}, {8192, 3584}, {2560, 8192}, {8192, 2048}, {14336, 8192}, {8192, 7168},
-             {4608, 3584}, {37888, 3584}, {3584, 18944}};
+      // Batch sizes past decode between the grid's points (shapes.h), r = 128.
+      shapes = cake::bench::serving_shapes();
       Rs = {128};
     } else if (arg == "--reps") reps = std::stoi(next());
 

@@ -1,0 +1,124 @@
+// cake_plan: what cake would launch, shape by shape, without a GPU.
+//
+// One line per problem: the plan's program on its region of out and, where the
+// plan covers only part of it, the rest planned and launched after it the way
+// the launcher does (src/sm90/launch.cpp), region by region. The lines are
+// stable text, so that two builds' tables can be compared line by line
+// (scripts/plan-diff). With --program (and --split / --rows / --multicast) it
+// lists what cake_bench's forced runs launch instead.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "cake/errors.h"
+#include "cake/plan.h"
+#include "shapes.h"
+#include "sm90/programs.h"
+
+namespace {
+
+struct Options {
+  cake::bench::ShapeSet shapes = cake::bench::grid_shapes();
+  cake::Arch arch = cake::Arch::SM90;
+  int sms = 132;
+  int64_t r = 128;
+  std::string program;  // forced (SM90), as cake_bench --program
+  int split = 0, rows = 0, multicast = 0;
+};
+
+void print_region(const cake::Plan& p, int64_t M, int64_t N) {
+  std::printf("%s %lldx%lld: %dx%d tiles %lld waves %lld split %d pairs %dx%d grid %d", cake::program_name(p.program),
+              static_cast<long long>(M), static_cast<long long>(N), p.tile_m, p.tile_n,
+              static_cast<long long>(p.tiles), static_cast<long long>(p.waves), p.split_k, p.cluster_m, p.cluster_n,
+              p.grid);
+  if (p.arch == cake::Arch::SM90) std::printf(" promote %d", p.promotion_k);
+}
+
+// The regions of one problem, as the launcher runs them.
+void print_problem(const Options& o, int64_t M, int64_t N, int64_t K) {
+  std::printf("%lld %lld %lld:", static_cast<long long>(M), static_cast<long long>(N), static_cast<long long>(K));
+  if (!o.program.empty()) {
+    cake::Program forced{};
+    bool known = false;
+    for (cake::Program p : cake::sm90::kPrograms)
+      if (o.program == cake::program_name(p)) forced = p, known = true;
+    if (!known) {
+      std::fprintf(stderr, "cake_plan: %s is not a Hopper program\n", o.program.c_str());
+      std::exit(2);
+    }
+    try {
+      std::printf(" ");
+      print_region(cake::plan_sm90_program(forced, M, N, K, o.sms, o.split, o.rows, 0, o.multicast), M, N);
+    } catch (const cake::InvalidArgument& e) {
+      std::printf(" cannot run: %s", e.what());
+    }
+    std::printf("\n");
+    return;
+  }
+  for (int64_t m = M, n = N; m > 0 && n > 0;) {
+    const cake::Plan p = cake::plan(m, n, K, o.r, o.arch, o.sms);
+    std::printf(m == M && n == N ? " " : " | then ");
+    print_region(p, p.head_m, p.head_n);
+    if (p.head_m < m) m -= p.head_m;
+    else n -= p.head_n;
+  }
+  std::printf("\n");
+}
+
+[[noreturn]] void usage(int code) {
+  std::printf(
+      "usage: cake_plan [--grid | --quick | --serving | --dense] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K]\n"
+      "                 [--sms 132] [--arch sm90|sm100|sm103] [--r 128]\n"
+      "                 [--program NAME [--split S] [--rows R] [--multicast 1|2]]  (SM90: a forced program)\n"
+      "One line per problem: each region's program, region, tile, tiles, waves, split-K, CTA pairs, grid\n"
+      "and promotion depth, in the order the launcher runs them. Default: the benchmark's grid on 132 SMs.\n");
+  std::exit(code);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using cake::bench::parse_list;
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) usage(2);
+      return argv[++i];
+    };
+    if (arg == "--grid") o.shapes = cake::bench::grid_shapes();
+    else if (arg == "--quick") o.shapes = cake::bench::quick_shapes();
+    else if (arg == "--serving") o.shapes = cake::bench::serving_shapes();
+    else if (arg == "--dense") o.shapes = cake::bench::dense_shapes();
+    else if (arg == "--m") o.shapes.Ms = parse_list(next());
+    else if (arg == "--nk") {
+      o.shapes.NKs.clear();
+      const auto v = parse_list(next());
+      for (size_t j = 0; j + 1 < v.size(); j += 2) o.shapes.NKs.push_back({v[j], v[j + 1]});
+    } else if (arg == "--shape") {
+      const auto v = parse_list(next());
+      if (v.size() != 3) usage(2);
+      o.shapes = {{v[0]}, {{v[1], v[2]}}};
+    } else if (arg == "--sms") o.sms = std::stoi(next());
+    else if (arg == "--r") o.r = std::stoll(next());
+    else if (arg == "--arch") {
+      const auto arch = cake::parse_arch(next());
+      if (!arch) usage(2);
+      o.arch = *arch;
+    } else if (arg == "--program") o.program = next();
+    else if (arg == "--split") o.split = std::stoi(next());
+    else if (arg == "--rows") o.rows = std::stoi(next());
+    else if (arg == "--multicast") o.multicast = std::stoi(next());
+    else usage(arg == "--help" || arg == "-h" ? 0 : 2);
+  }
+  if (!o.program.empty() && o.arch != cake::Arch::SM90) usage(2);
+  try {
+    for (const auto& [N, K] : o.shapes.NKs)
+      for (int64_t M : o.shapes.Ms) print_problem(o, M, N, K);
+  } catch (const cake::InvalidArgument& e) {
+    std::fprintf(stderr, "cake_plan: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}

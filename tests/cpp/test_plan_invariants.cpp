@@ -1,0 +1,132 @@
+// What every plan must hold for the launcher and the programs, on every shape:
+// a sweep over edge and serving shapes on several device sizes (H100 / H200
+// SXM, H100 PCIe, MIG-sized slices, one SM). test_plan.cpp pins which program is
+// chosen where; this file checks that whatever is chosen can run, and that the
+// regions the launcher walks cover out exactly once.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cake/plan.h"
+#include "sm90/config.h"
+#include "sm90/programs.h"
+
+namespace {
+
+using cake::Arch;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// One SM90 region plan of an m x n problem (the head it covers may be smaller).
+void expect_runnable_sm90(const cake::Plan& p, int64_t m, int64_t n, int64_t K, int sms) {
+  ASSERT_EQ(p.arch, Arch::SM90);
+  // The region: all of the rows or all of the columns, cut on a 16-byte column.
+  ASSERT_GE(p.head_m, 1);
+  ASSERT_GE(p.head_n, 1);
+  ASSERT_LE(p.head_m, m);
+  ASSERT_LE(p.head_n, n);
+  ASSERT_TRUE(p.head_m == m || p.head_n == n) << "a region cuts rows or columns, not both";
+  if (p.head_n < n) EXPECT_EQ(p.head_n % 8, 0) << "a column cut keeps the rest's pointers 16-byte aligned";
+
+  const bool known = cake::sm90::with_shape(p.program, [&](auto shape) {
+    using Shape = decltype(shape);
+    EXPECT_EQ(p.swap_ab, Shape::kSwapAB);
+    // Tiles: the program's, but for narrow weight tiles (multiples of 8 rows) in
+    // the programs that take them.
+    const int tile_p = Shape::kSwapAB ? p.tile_n : p.tile_m;
+    EXPECT_EQ(Shape::kSwapAB ? p.tile_m : p.tile_n, Shape::kBlockQ);
+    if (tile_p != Shape::kBlockP) {
+      EXPECT_TRUE(Shape::kNarrowTiles) << "narrow P tiles in a program that has none";
+      EXPECT_EQ(tile_p % 8, 0);
+      EXPECT_GE(tile_p, 8);
+      EXPECT_LT(tile_p, Shape::kBlockP);
+    }
+    // Split-K: a power of two the program's ring can land, each CTA a K block.
+    EXPECT_TRUE(p.split_k == 1 || p.split_k == 2 || p.split_k == 4 || p.split_k == 8);
+    EXPECT_LE(p.split_k, Shape::kMaxSplit);
+    EXPECT_LE(p.split_k, ceil_div(K, cake::sm90::kStageK));
+    // Multicast pairs: without split-K, sharing whole tiles.
+    const int pairs = p.cluster_m * p.cluster_n;
+    EXPECT_TRUE(pairs == 1 || pairs == 2);
+    if (pairs == 2) {
+      EXPECT_EQ(p.split_k, 1) << "pairs and split-K do not combine";
+      if (!Shape::kPairsShareQ) EXPECT_EQ(tile_p, Shape::kBlockP) << "pairs share whole P tiles";
+    }
+    // The launch: clusters divide the grid, one CTA per SM, enough rounds for all tiles.
+    EXPECT_GE(p.grid, 1);
+    EXPECT_LE(p.grid, sms);
+    EXPECT_EQ(p.grid % (p.split_k * pairs), 0);
+    const int64_t at_once = p.grid / p.split_k;  // tiles worked on together
+    EXPECT_GE(p.waves * at_once, p.tiles);
+    if (pairs == 1) EXPECT_EQ(p.waves, ceil_div(p.tiles, at_once));
+  });
+  ASSERT_TRUE(known) << cake::program_name(p.program) << " is not a Hopper program";
+  EXPECT_EQ(p.tiles_m, ceil_div(p.head_m, p.tile_m));
+  EXPECT_EQ(p.tiles_n, ceil_div(p.head_n, p.tile_n));
+  EXPECT_EQ(p.tiles, p.tiles_m * p.tiles_n);
+  EXPECT_EQ(p.tile_k, cake::sm90::kStageK);
+  EXPECT_EQ(p.promotion_k,
+            K >= cake::kHopperLongPromotionMinK ? cake::sm90::kPromotionLongK : cake::sm90::kPromotionShortK);
+  EXPECT_STREQ(p.scheduler, "static_persistent");
+}
+
+// The regions the launcher runs (src/sm90/launch.cpp): the plan's head, then the
+// rest planned as a problem of its own, until out is covered.
+void expect_regions_cover(int64_t M, int64_t N, int64_t K, int sms) {
+  int64_t m = M, n = N, covered = 0;
+  for (int region = 0; m > 0 && n > 0; ++region) {
+    ASSERT_LT(region, 4) << "the regions do not end";
+    const cake::Plan p = cake::plan(m, n, K, 128, Arch::SM90, sms);
+    expect_runnable_sm90(p, m, n, K, sms);
+    if (testing::Test::HasFatalFailure()) return;
+    covered += p.head_m * p.head_n;
+    if (p.head_m < m) m -= p.head_m;
+    else if (p.head_n < n) n -= p.head_n;
+    else m = n = 0;
+  }
+  EXPECT_EQ(covered, M * N);
+}
+
+const std::vector<int64_t> kMs = {1,   2,   8,   16,  17,  31,  32,   33,   48,   63,   64,   65,   96,
+                                  127, 128, 129, 136, 192, 193, 256,  300,  384,  511,  512,  513,  640,
+                                  768, 1000, 1024, 1536, 2048, 2049, 3000, 4096, 8192};
+const std::vector<int64_t> kNs = {8,    16,   40,   64,   72,   120,  128,   136,   1024,  1280,
+                                  2560, 3584, 4096, 4104, 6144, 7168, 14336, 28672, 37888};
+const std::vector<int64_t> kKs = {16, 48, 128, 144, 1024, 3072, 3584, 4096, 8192, 16400, 65536};
+
+TEST(PlanInvariants, Sm90EveryShapeRunsAndIsCovered) {
+  // H100 / H200 SXM, H100 PCIe, MIG-sized slices, one SM.
+  for (int sms : {132, 114, 78, 66, 16, 1})
+    for (int64_t M : kMs)
+      for (int64_t N : kNs)
+        for (int64_t K : kKs) {
+          SCOPED_TRACE(std::to_string(M) + " x " + std::to_string(N) + " x " + std::to_string(K) + " on " +
+                       std::to_string(sms) + " SMs");
+          expect_regions_cover(M, N, K, sms);
+          if (HasFatalFailure() || HasNonfatalFailure()) return;  // one shape's report, not thousands
+        }
+}
+
+TEST(PlanInvariants, BlackwellEveryShapeFillsPairs) {
+  for (Arch arch : {Arch::SM100, Arch::SM103})
+    for (int sms : {148, 132, 2})
+      for (int64_t M : kMs)
+        for (int64_t N : kNs)
+          for (int64_t K : {128, 4096, 65536}) {
+            SCOPED_TRACE(std::to_string(M) + " x " + std::to_string(N) + " x " + std::to_string(K));
+            const cake::Plan p = cake::plan(M, N, K, 128, arch, sms);
+            EXPECT_EQ(p.arch, arch);
+            EXPECT_EQ(p.cluster_m, 2);
+            EXPECT_EQ(p.grid % 2, 0);
+            EXPECT_GE(p.grid, 2);
+            EXPECT_LE(p.grid, sms);
+            EXPECT_EQ(p.tiles, ceil_div(M, p.tile_m) * ceil_div(N, p.tile_n));
+            EXPECT_GE(p.waves * (p.grid / 2), p.tiles);
+            EXPECT_EQ(p.head_m, M);
+            EXPECT_EQ(p.head_n, N);
+            if (HasNonfatalFailure()) return;
+          }
+}
+
+}  // namespace
