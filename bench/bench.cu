@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "cake/gemm.h"
+#include "forced.h"
 #include "shapes.h"
 #include "sm90/launch.h"
 #include "sm90/programs.h"
@@ -291,48 +292,14 @@ struct Set {
   Buf<__nv_bfloat16> d, lora_b, out;
 };
 
-// Experiments: --program NAME runs that Hopper program, --split S forces its
-// split-K, --rows R its rows per P tile, --promote K its promotion depth (64 or
-// 128), --multicast 1|2 its P-tile multicast off / on (on: wherever the plan can
-// pair its CTAs; the others run the plan's choice, said once per shape),
-// --one-region the plan's program on all of out (no second region); otherwise
-// cake chooses (cake::mm_fp8_lora).
-int g_force_split = 0;
-int g_force_rows = 0;
-int g_force_promotion = 0;
-int g_force_multicast = 0;
-bool g_one_region = false;  // --one-region: the plan's program on all of out
-std::string g_force_program;
-
-bool forcing() {
-  return g_force_split || g_force_rows || g_force_promotion || g_force_multicast || g_one_region ||
-         !g_force_program.empty();
-}
-
-// The plan a forced run launches; throws cake::InvalidArgument where the forced
-// program or split cannot run the shape.
-cake::Plan forced_plan(int64_t M, int64_t N, int64_t K, int64_t r, int sms) {
-  cake::Program prog = cake::plan(M, N, K, r, cake::Arch::SM90, sms).program;
-  for (cake::Program p : cake::sm90::kPrograms)
-    if (g_force_program == cake::program_name(p)) prog = p;
-  try {
-    return cake::plan_sm90_program(prog, M, N, K, sms, g_force_split, g_force_rows, g_force_promotion,
-                                   g_force_multicast);
-  } catch (const cake::InvalidArgument& e) {
-    if (g_force_multicast != 2) throw;
-    static std::string said;
-    const std::string shape = std::to_string(M) + "," + std::to_string(N) + "," + std::to_string(K);
-    if (said != shape) std::fprintf(stderr, "(%s: no multicast pairs: %s)\n", shape.c_str(), e.what());
-    said = shape;
-    return cake::plan_sm90_program(prog, M, N, K, sms, g_force_split, g_force_rows, g_force_promotion, 0);
-  }
-}
+// Experiments (forced.h): a program, split, rows, promotion or multicast by hand.
+cake::bench::Forcing g_forcing;
 
 void run_cake(const cake::MmFp8LoraArgs& x, cudaStream_t stream) {
-  if (!forcing()) return cake::mm_fp8_lora(x, stream);
+  if (!g_forcing.any()) return cake::mm_fp8_lora(x, stream);
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  cake::sm90::launch(forced_plan(x.M, x.N, x.K, x.r, sms), x, sms, stream);
+  cake::sm90::launch(g_forcing.plan(x.M, x.N, x.K, x.r, sms), x, sms, stream);
 }
 
 double geomean(const std::vector<double>& v) {
@@ -392,12 +359,7 @@ int run_bench(int argc, char** argv) {
     else if (arg == "--out") out_dir = next();
     else if (arg == "--no-ceilings") ceilings = false;  // for profilers: only the grid's kernels run
     else if (arg == "--once") once = true;  // for profilers: one eager launch per variant, no timing
-    else if (arg == "--split") g_force_split = std::stoi(next());
-    else if (arg == "--rows") g_force_rows = std::stoi(next());
-    else if (arg == "--promote") g_force_promotion = std::stoi(next());
-    else if (arg == "--multicast") g_force_multicast = std::stoi(next());
-    else if (arg == "--one-region") g_one_region = true;
-    else if (arg == "--program") g_force_program = next();
+    else if (g_forcing.parse(argc, argv, i)) continue;
     else if (arg == "--occupancy") {
       for (cake::Program p : cake::sm90::kPrograms) {
         std::printf("%s: resident clusters of 1 / 2 / 4 / 8:", cake::program_name(p));
@@ -487,10 +449,10 @@ int run_bench(int argc, char** argv) {
     const int64_t N = nk.first, K = nk.second;
     for (int64_t M : Ms) {
       const int64_t rmax = *std::max_element(Rs.begin(), Rs.end());
-      if (forcing()) {
+      if (g_forcing.any()) {
         // A sweep over shapes goes on past those the forced program cannot run.
         try {
-          forced_plan(M, N, K, rmax, prop.multiProcessorCount);
+          g_forcing.plan(M, N, K, rmax, prop.multiProcessorCount);
         } catch (const cake::InvalidArgument& e) {
           std::printf("%6lld %6lld %6lld skipped: %s\n", static_cast<long long>(M), static_cast<long long>(N),
                       static_cast<long long>(K), e.what());

@@ -1,21 +1,28 @@
 """Reads scripts/forced-scan's runs: plans and forced programs, shape by shape.
 
-    python3 bench/forced_scan.py DIR    # DIR/configs.txt and DIR/p<pass>-<line>/bench.csv
+    python3 bench/forced_scan.py DIR [--plan-table build/bench/cake_plan]
+                                        # DIR/configs.txt and DIR/p<pass>-<line>/bench.csv
 
 Per line of configs.txt (`M,N,K|cake_bench flags`): cake's time in each pass and
 their median, the median over the passes of its time over the shape's first line
 in the same pass (the reference, normally the plan), and its time over cuBLASLt's
 (fast accumulation) and over the unfused path, per pass. A line whose benchmark
 check failed in any pass is marked FAILED; one that did not run is left out.
+With --plan-table (cake_plan) each line also shows what it launched: tiles,
+split-K, pairs and grid (132 SMs, the H200).
 """
 import csv
 import os
 import statistics
 import sys
 
+import plan_table
+
 
 def main():
-    d = sys.argv[1] if len(sys.argv) > 1 else 'results/forced-scan'
+    args = sys.argv[1:]
+    binary = plan_table.take_option(args)
+    d = args[0] if args else 'results/forced-scan'
     configs = [line.rstrip('\n').split('|', 1) for line in open(os.path.join(d, 'configs.txt')) if line.strip()]
     runs = {}  # line -> {pass: row at r = 128}
     passes = set()
@@ -47,7 +54,10 @@ def main():
         vs_ref = f"{statistics.median(ratios):6.3f}" if ratios and first[shape] != i else "   ref"
         fmt = lambda key: '/'.join(f"{float(r[p][key]):.3f}" for p in sorted(r))
         failed = '  FAILED' if any(x['check_ok'] != '1' for x in r.values()) else ''
-        print(f"{shape:>16} {flags.strip() or '(plan)':40s} "
+        if binary:
+            launched = next(iter(plan_table.table(binary, ['--shape', shape] + flags.split()).values()))
+            flags = f"{flags.strip() or '(plan)'} [{plan_table.short(launched)}]"
+        print(f"{shape:>16} {flags.strip() or '(plan)':60s} "
               f"{'/'.join(f'{t[p]:.2f}' for p in sorted(t))} ({statistics.median(t.values()):.2f})  {vs_ref}"
               f"  cuBLASLt {fmt('cake_over_cublaslt')}  unfused {fmt('cake_over_unfused')}{failed}")
     return 0

@@ -4,8 +4,9 @@
 // plan covers only part of it, the rest planned and launched after it the way
 // the launcher does (src/sm90/launch.cpp), region by region. The lines are
 // stable text, so that two builds' tables can be compared line by line
-// (scripts/plan-diff). With --program (and --split / --rows / --multicast) it
-// lists what cake_bench's forced runs launch instead.
+// (scripts/plan-diff). With cake_bench's experiment flags (--program, --split,
+// --rows, --promote, --multicast, --one-region; forced.h) it lists what those
+// forced runs launch instead.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,8 +14,8 @@
 
 #include "cake/errors.h"
 #include "cake/plan.h"
+#include "forced.h"
 #include "shapes.h"
-#include "sm90/programs.h"
 
 namespace {
 
@@ -23,8 +24,7 @@ struct Options {
   cake::Arch arch = cake::Arch::SM90;
   int sms = 132;
   int64_t r = 128;
-  std::string program;  // forced (SM90), as cake_bench --program
-  int split = 0, rows = 0, multicast = 0;
+  cake::bench::Forcing forcing;  // SM90 experiments, as cake_bench's
 };
 
 void print_region(const cake::Plan& p, int64_t M, int64_t N) {
@@ -38,18 +38,11 @@ void print_region(const cake::Plan& p, int64_t M, int64_t N) {
 // The regions of one problem, as the launcher runs them.
 void print_problem(const Options& o, int64_t M, int64_t N, int64_t K) {
   std::printf("%lld %lld %lld:", static_cast<long long>(M), static_cast<long long>(N), static_cast<long long>(K));
-  if (!o.program.empty()) {
-    cake::Program forced{};
-    bool known = false;
-    for (cake::Program p : cake::sm90::kPrograms)
-      if (o.program == cake::program_name(p)) forced = p, known = true;
-    if (!known) {
-      std::fprintf(stderr, "cake_plan: %s is not a Hopper program\n", o.program.c_str());
-      std::exit(2);
-    }
+  if (o.forcing.any()) {
     try {
+      const cake::Plan p = o.forcing.plan(M, N, K, o.r, o.sms);
       std::printf(" ");
-      print_region(cake::plan_sm90_program(forced, M, N, K, o.sms, o.split, o.rows, 0, o.multicast), M, N);
+      print_region(p, M, N);
     } catch (const cake::InvalidArgument& e) {
       std::printf(" cannot run: %s", e.what());
     }
@@ -70,7 +63,8 @@ void print_problem(const Options& o, int64_t M, int64_t N, int64_t K) {
   std::printf(
       "usage: cake_plan [--grid | --quick | --serving | --dense] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K]\n"
       "                 [--sms 132] [--arch sm90|sm100|sm103] [--r 128]\n"
-      "                 [--program NAME [--split S] [--rows R] [--multicast 1|2]]  (SM90: a forced program)\n"
+      "                 [--program NAME] [--split S] [--rows R] [--promote 64|128] [--multicast 1|2] [--one-region]\n"
+      "                 (SM90: what cake_bench launches with the same experiment flags)\n"
       "One line per problem: each region's program, region, tile, tiles, waves, split-K, CTA pairs, grid\n"
       "and promotion depth, in the order the launcher runs them. Default: the benchmark's grid on 132 SMs.\n");
   std::exit(code);
@@ -106,13 +100,10 @@ int main(int argc, char** argv) {
       const auto arch = cake::parse_arch(next());
       if (!arch) usage(2);
       o.arch = *arch;
-    } else if (arg == "--program") o.program = next();
-    else if (arg == "--split") o.split = std::stoi(next());
-    else if (arg == "--rows") o.rows = std::stoi(next());
-    else if (arg == "--multicast") o.multicast = std::stoi(next());
+    } else if (o.forcing.parse(argc, argv, i)) continue;
     else usage(arg == "--help" || arg == "-h" ? 0 : 2);
   }
-  if (!o.program.empty() && o.arch != cake::Arch::SM90) usage(2);
+  if (o.forcing.any() && o.arch != cake::Arch::SM90) usage(2);
   try {
     for (const auto& [N, K] : o.shapes.NKs)
       for (int64_t M : o.shapes.Ms) print_problem(o, M, N, K);

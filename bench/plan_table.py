@@ -1,0 +1,37 @@
+"""cake_plan's table (bench/plan_table.cpp) read from Python: what cake launches
+per shape, for the readers of the benchmark's sweeps (plan_gaps.py, forced_scan.py).
+"""
+import subprocess
+
+
+def table(binary, args):
+    """{(M, N, K): text}: `binary args...` parsed, text being the regions as
+    cake_plan prints them ('fp8_hopper_swap_64x96 256x1280: 96x64 tiles 60 ...')."""
+    out = subprocess.run([binary] + list(args), capture_output=True, text=True, check=True).stdout
+    found = {}
+    for line in out.splitlines():
+        head, _, text = line.partition(':')
+        found[tuple(int(x) for x in head.split())] = text.strip()
+    return found
+
+
+def short(text):
+    """A region list in a few words: '96x64 s2 g120' (tile, split-K, grid; pairs
+    where there are some; the next region's program and the same for it)."""
+    if text.startswith('cannot run'):
+        return text
+    out = []
+    for i, r in enumerate(x.split() for x in text.split(' | then ')):
+        pairs = '' if r[10] == '1x1' else f" pairs {r[10]}"
+        out.append(('' if i == 0 else f"+ {r[0].replace('fp8_hopper_', '')} ") + f"{r[2]} s{r[8]}{pairs} g{r[12]}")
+    return ' '.join(out)
+
+
+def take_option(args):
+    """Removes '--plan-table PATH' from the argument list args; returns PATH or None."""
+    if '--plan-table' not in args:
+        return None
+    i = args.index('--plan-table')
+    path = args[i + 1]
+    del args[i:i + 2]
+    return path
