@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cake/errors.h"
+#include "plan/rules.h"
 #include "sm90/config.h"
 #include "sm90/programs.h"
 
@@ -53,7 +54,7 @@ struct DecodeStream {
 };
 
 // Estimated time of a decode K loop of k_blocks per tile, `tiles` tiles at once in
-// clusters of `split` (kHopperDecodeMemoryBytesPerNs and what follows, plan.h).
+// clusters of `split` (kHopperDecodeMemoryBytesPerNs and what follows, rules.h).
 int64_t decode_loop_ns(int64_t tiles, int split, int64_t k_blocks, int num_sms, const DecodeStream& d) {
   const int64_t ctas = std::min<int64_t>(tiles * split, num_sms);
   const int64_t memory_ns = ctas * d.weight_rows * sm90::kRowBytes / kHopperDecodeMemoryBytesPerNs;
@@ -368,7 +369,7 @@ Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int6
     // Past decode, the 64-row swap programs on more than one wave: one wave of
     // unsplit 128 x 80 tiles in their place, though the estimate gives the busiest
     // SM more K-block work (it does not weigh the smaller tiles' lower speed per
-    // element; measured in cake/plan.h, after kHopperFittedWeightTiles80MaxWaves).
+    // element; measured in rules.h, after kHopperFittedWeightTiles80MaxWaves).
     if (M <= kHopperSwapMaxM || chosen.waves < 2) return chosen.program;
     const Plan q = plan_sm90_program(Program::kHopper128x80, M, N, K, num_sms);
     return q.waves <= kHopperFittedWeightTiles80MaxWaves && q.split_k == 1 ? Program::kHopper128x80 : chosen.program;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cake/gemm.h"
+#include "plan/rules.h"
 #include "sm90/launch.h"
 #include "sm90/programs.h"
 
@@ -367,7 +368,7 @@ void expect_regions_are_one_program(const Problem& p, const cake::Plan& regions,
   }
 }
 
-// Two row regions (plan.h kHopperRegionMinGainPercent): the head's program on
+// Two row regions (src/plan/rules.h kHopperRegionMinGainPercent): the head's program on
 // its rows, the rows past them planned and launched as a problem of their own
 // (with 16 SMs: rows 0-383 as 192 x 128 tiles, rows 384-599 as 128 x 128; rows
 // 0-959 as 192 x 128, rows 960-1031 by fp8_hopper_64x96 in pairs sharing the
@@ -417,7 +418,7 @@ TEST(Gpu, TwoColumnRegionsAreTheOneProgramsOutput) {
   expect_regions_are_one_program(p, regions, one, sms);
 }
 
-// Two regions cut along Q (plan.h, kHopperRegionAcrossMinK): with 16 SMs,
+// Two regions cut along Q (src/plan/rules.h, kHopperRegionAcrossMinK): with 16 SMs,
 // M = 304, N = 3664: columns 0-3071 as three waves of 192 x 128 tiles in pairs,
 // columns 3072-3663 planned as a problem of their own (128 x 128); and M = 584,
 // N = 2848: rows 0-255 as two waves of turned 192 x 128 tiles, rows 256-583 a
@@ -517,7 +518,7 @@ TEST_P(GpuSplitKWalk, MatchesFp64ReferenceAndRepeats) {
   int tried = 0;
   for (int split : {2, 4, 8}) {
     // Both promotion depths. The plan promotes every 128 K only from K = 4096 on:
-    // here, at K = 528, that depth's own error reaches 1.1-1.2 bars (cake/plan.h),
+    // here, at K = 528, that depth's own error reaches 1.1-1.2 bars (src/plan/rules.h),
     // so it is held to 2; a fault of the walk itself is off by far more.
     for (int promotion_k : {64, 128}) {
       const double bars = promotion_k == 64 ? 1.0 : 2.0;

@@ -9,6 +9,7 @@
 
 #include "cake/errors.h"
 #include "cake/plan.h"
+#include "plan/rules.h"
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cake/plan.h"
+#include "plan/rules.h"
 #include "sm90/config.h"
 #include "sm90/programs.h"
 

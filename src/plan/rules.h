@@ -1,0 +1,407 @@
+// The plan's rules: every threshold of the SM90 program choice (and the
+// Blackwell raster block), each with the measurements that set it. Internal to
+// the plan (src/plan/plan.cpp) and its tests; docs/contract.md ("Program choice")
+// states the choice they make in prose, and `build/bench/cake_plan` lists it per shape.
+#pragma once
+
+#include <cstdint>
+
+namespace cake {
+
+// Hopper program choice: the swap programs (weights on wgmma's M side) on 64-row
+// weight tiles for M <= kHopperSwapMaxM, and for M <= kHopperSwapNarrowMaxM when
+// N <= kHopperSwapNarrowMaxN; on 128-row weight tiles for M <= kHopperSwapWideMaxM
+// when N <= kHopperSwapWideMaxN.
+inline constexpr int64_t kHopperSwapMaxM = 64;
+// Up to kHopperSwapTokensMaxM tokens the 64-row weight tiles take 16 tokens, up to
+// kHopperSwapTokens32MaxM 32 (a shallower token slice per stage: more weight bytes
+// in flight per SM).
+inline constexpr int64_t kHopperSwapTokensMaxM = 16;
+inline constexpr int64_t kHopperSwapTokens32MaxM = 32;
+// 33..64 tokens from K = kHopperHalfTokenTilePairsMinK on: the 32-token program on
+// two token tiles, in CTA pairs sharing each weight tile by TMA multicast, where
+// whole 64-row weight tiles in pairs are one wave on nearly every SM
+// (kHopperTokenTilePairsMinFillPercent; plan.cpp hopper_multicast): each CTA then
+// streams half a weight tile from memory and half the tokens, on twice the SMs of
+// the 64-token program's unsplit tiles, without split-K's hand-over. H200,
+// 2026-12-01, r = 128, us, the plan before against pairs, best of two runs, N = 4096:
+// M = 48, K = 6144 10.45 / 10.33, K = 8192 13.02 / 12.42, K = 14336 20.12 / 18.92,
+// K = 16384 22.46 / 20.80; M = 64, K = 6144 10.63 / 10.21, K = 8192 12.69 / 12.29,
+// K = 16384 21.17 / 20.44; M = 33 ... 56 alike, N = 3968 and 4224 alike; K = 4096
+// 8.12 / 8.21 (M = 48). With fewer SMs busy they tied or lost: N = 3840 (120 CTAs),
+// M = 48, K = 14336 18.00 / 18.76; N = 3584 (112), K = 8192 11.64 / 12.17;
+// N = 3072 (96) 10.58 / 12.04.
+inline constexpr int64_t kHopperHalfTokenTilePairsMinK = 6144;
+inline constexpr int kHopperTokenTilePairsMinFillPercent = 93;
+inline constexpr int64_t kHopperSwapWideMaxM = 192;
+inline constexpr int64_t kHopperSwapWideMaxN = 4096;
+// ... or there tiles of 64 tokens x 96 weight rows (fp8_hopper_64x96: the weights
+// on wgmma's N side), where those are one wave on more SMs than the 128-row swap
+// program's plan (with its split) uses. H200, 2026-12-01, r = 128, us, swap_128x64
+// against 64 x 96, two runs each: N = 4096 (129 tiles against 96): M = 136 12.68 /
+// 10.65, M = 160 12.87 / 10.70, M = 192 13.18 / 10.76; K = 14336 31.0-31.7 /
+// 30.4-31.0; K = 1024 6.23-6.36 / 6.07-6.30; N = 3072 (96 tiles against 72):
+// 11.25-12.13 / 9.81-10.75. Against split-K pairs on more SMs it loses: N = 2560
+// (81 tiles against 120 CTAs) 9.48-9.77 / 9.77-10.57; N = 2304 (72 against 108)
+// 9.37-9.67 / 8.92-10.32. Past one wave too: M = 192, N = 6144 17.5 against 15.4
+// for the turned 192 x 128.
+// From K = kHopperSwapWideTokenTilesMinK on, both give way to the 64 x 128 swap
+// program (64-row weight tiles, the tokens as two token tiles of up to 128): per
+// K block it streams fewer bytes per output than 64 x 96 and 128 x 64 tiles.
+// H200, 2026-12-01, r = 128, us, best of two runs, the plan before against
+// swap_64x128 (unsplit from N = 3072, split-K pairs at 2048): M = 136 / 160 / 192,
+// N = 4096: K = 4096 10.64 / 10.64 / 10.75 against 10.32 / 10.40 / 10.51, K = 8192
+// 19.72 / 20.26 / 20.96 against 16.92 / 17.24 / 18.32, K = 14336 30.42 / 31.02 /
+// 31.30 against 27.10 / 27.35 / 27.82; N = 3072, K = 4096 10.20 / 10.55 / 11.04
+// against 9.82 / 9.86 / 9.93, K = 8192 17.55 / 18.89 / 19.45 against 15.69 / 15.77 /
+// 15.98; N = 2048, K = 4096 9.44 / 9.57 / 9.72 against 8.31 / 8.36 / 8.44. At
+// K = 2048 it mostly loses: N = 3072 7.02 / 7.08 / 7.04 against 7.50 / 7.57 / 7.60,
+// N = 4096 7.54 / 7.64 / 8.18 against 8.23 / 7.88 / 7.85. Side by side with the
+// rule before, best of two runs, 36 shapes of M = 136 and 192, N = 768..4096,
+// K = 4096 and 8192: 0.922 of its times (0.790-1.024); it lost 1-2.4% at N = 1792,
+// K = 4096 (8.14 -> 8.32 at M = 136), N = 2816, K = 8192 (15.24 -> 15.60 at
+// M = 192) and N = 3328, K = 4096 (M = 136, 10.05 -> 10.24).
+// Not on narrow tiles of 40 rows (3/8 of wgmma's 64 rows idle, and 128 tokens
+// each): N = 2560, M = 136 / 192, K = 4096 9.49 / 9.76 against 9.70 / 9.84, K = 8192
+// 14.33 / 14.68 against 15.39 / 15.61 (48 rows at N = 1536 and 3072 gained).
+inline constexpr int64_t kHopperSwapWideTokenTilesMinK = 4096;
+inline constexpr int kHopperSwapWideTokenTilesMinRows = 48;
+// Up to kHopperSwapNarrowMaxM tokens on at most kHopperSwapNarrowMaxN weight rows:
+// the swap program on 64-row weight tiles 128 tokens wide (twice the CTAs of
+// 128-row tiles, each weight tile read once).
+inline constexpr int64_t kHopperSwapNarrowMaxM = 128;
+inline constexpr int64_t kHopperSwapNarrowMaxN = 8192;
+// ... except from K = kHopperWeightTilePairsMinK on where fp8_hopper_64x96 (64
+// tokens x 96 weight rows on wgmma's N side) in CTA pairs on the two token tiles,
+// sharing each weight tile by TMA multicast (cuBLASLt's 96 x 64 tiles in clusters
+// of 2 there), is one wave of pairs on at least kHopperWeightTilePairsMinFillPercent
+// of the SMs (plan.cpp hopper_multicast): N = 4513..6336 on 132 SMs. Each CTA loads
+// half a weight tile and its 64 tokens per K block, where 64-row weight tiles 128
+// tokens wide load all 128 (and narrow ones leave a quarter of wgmma idle). H200,
+// 2026-12-01, r = 128, best of two runs each, forced pairs / the plan before, over
+// M = 65, 72, 96, 112, 128 and N = 4608, 4864, 5120, 5632, 6144, 6336: K = 4096
+// 0.936-1.009 (M = 128, N = 6144 10.78 / 11.14 us), K = 14336 0.901-0.953; at
+// K = 3584 (N = 4608) 0.956-1.004; at K = 2048 0.947-1.084 and K = 1024 0.987-1.145,
+// so not there; N = 4096 (43 pairs, 65% of the SMs) 1.08-1.10 and 67 pairs or more
+// (two waves) 1.33-1.62. Unpaired, the same tiles were 1.07-1.13 of the plan's
+// times at K = 4096.
+inline constexpr int64_t kHopperWeightTilePairsMinK = 4096;
+inline constexpr int kHopperWeightTilePairsMinFillPercent = 72;
+// ... except at short K: there the 64 x 64 swap program on token tiles of 64,
+// unsplit, when its tiles fill more than half the SMs in one wave and K is at most
+// kHopperTokenTilesMaxK. Each weight tile is then read by two CTAs (the second
+// from L2) instead of split over a cluster of two, whose hand-over of the partial
+// sums is a fixed cost (about 1.8 us at 128 tokens) that only a long K loop pays
+// back. H200, 2026-12-01, r = 128, us, swap_64x128 (the rule above) against
+// swap_64x64 unsplit, two runs each: M = 128, N = 4096: K = 2048 7.58 / 6.40,
+// K = 4096 9.62 / 9.23, K = 6144 11.81 / 12.07, K = 8192 13.90 / 15.30; N = 3072
+// 8.83 / 8.19; N = 2560 8.58 / 8.12; N = 4224 9.80 / 9.57; M = 72 and 96 alike
+// (N = K = 4096: 9.38 / 8.85, 9.45 / 9.03); N = 2048 (64 tiles, half the SMs) 7.23 /
+// 7.83.
+inline constexpr int64_t kHopperTokenTilesMaxK = 4096;
+// Those token tiles run in CTA pairs sharing their weight tile by TMA multicast
+// (each CTA loads half of it into both: half the weight bytes per SM from L2) where
+// whole 64-row weight tiles in pairs are one wave on nearly every SM
+// (kHopperTokenTilePairsMinFillPercent; plan.cpp hopper_multicast), from
+// kHopperTokenTilePairsMinM tokens (the second token tile at least half full) up to
+// K = kHopperTokenTilePairsMaxK, where in pairs they also beat the split program;
+// from K = kHopperTokenTilePairsMinK on two whole token tiles (the pair's fixed
+// cost, about 1 us, is paid back at about 40 ns per K block), past it with a
+// partial second one. H200, 2026-12-01, r = 128, us, the plan before against
+// pairs, best of two runs: M = 128, N = 4096: K = 3072 7.94 / 7.98, K = 4096
+// 9.27 / 8.91, K = 5120 10.76 / 10.11, K = 6144 11.82 / 11.23, K = 8192 13.95 /
+// 13.90; N = 4224, K = 4096 9.48 / 9.08; M = 112 / 100 / 96, N = 4096, K = 5120
+// 10.67 / 10.40, 10.60 / 10.39, 10.56 / 10.38, but K = 4096 9.04 / 9.13,
+// 9.06 / 9.11, 8.94 / 9.11; M = 72, K = 4096 8.89 / 9.04. With fewer SMs busy
+// they lost or tied: N = 3840 (120 CTAs), M = 96, K = 6144 11.19 / 11.34; where
+// the plan takes narrow tiles (N = 3584) M = 112, K = 4096 8.49 / 8.89.
+inline constexpr int64_t kHopperTokenTilePairsMinM = 96;
+inline constexpr int64_t kHopperTokenTilePairsMinK = 4096;
+inline constexpr int64_t kHopperTokenTilePairsMaxK = 6144;
+// From this M on, the 192 x 128 program (three consumer warpgroups).
+inline constexpr int64_t kHopperWideTileMinM = 4096;
+// Below that (and past the swap programs), the three-consumer program on 192-row
+// tiles (fp8_hopper_192x128 along M, or fp8_hopper_swap_192x128 along N, whichever
+// leaves the busiest SM fewer output elements; along M on ties) instead of
+// fp8_hopper_128x128 when its busiest SM computes at most this percentage of the
+// output elements the 128 x 128 tiling gives it: per element the three-consumer
+// program is the faster one (H200, promotion every 64 K: M = 2048, N = 6144, equal
+// work: 85.9 against 94.2 us; M = 2048, N = 28672, 102%: 467-469 against 506).
+inline constexpr int64_t kHopperWideTileMaxWorkPercent = 105;
+// The same with promotion every 128 K (K >= kHopperLongPromotionMinK), where the
+// three-consumer program gains more per element (H200, 2026-11-30, r = 128, us,
+// 192-row tiles against 128 x 128: 112.5% of the work, M = 2048, N = 4096,
+// K = 4096 59.9 against 65.7, K = 14336 216.0 against 235.9; M = 2048, N = K = 8192
+// 256.7 against 270.6; M = 1024, N = 8192 68.8 against 72.3; 107%, turned:
+// M = 512, N = 28672 107.8 against 113.5, M = 1024 232.1 against 249.0; 150%,
+// M = 512, N = 4096: 21.1 against 17.0).
+inline constexpr int64_t kHopperWideTileMaxWorkPercentLongPromotion = 115;
+// Past decode (M > kHopperSwapMaxM), the 64-row swap programs replace that choice
+// when they leave the busiest SM at most this percentage of its K-block work (few
+// tiles: M = 256, N = 1024, K = 4096 is 16 tiles of 128 x 128, 64 of 64 x 64).
+inline constexpr int64_t kHopperSmallTileMaxWorkPercent = 50;
+// Where the shape rule's plan splits K over few tiles, up to this K: the 128 x 64
+// swap program whose 64-row side is the longer operand (fp8_hopper_swap_64x128
+// where N > M, fp8_hopper_swap_128x64 otherwise) unsplit, when its tiles are one
+// wave and leave the busiest SM no more K-block work: the split's hand-over is a
+// fixed cost a short K loop does not pay back. H200, 2026-12-01, r = 128, us, the
+// split 128 x 128 plan against that program (the other swap program in brackets):
+// M = 256, N = 4096: K = 2048 10.44 / 7.80 [8.42], K = 4096 12.98 / 10.74 [12.10],
+// K = 6144 16.16 / 14.13, K = 8192 19.47 / 19.11, K = 14336 29.33 / 29.08; M = 193,
+// N = 4224, K = 4096 13.04 / 10.69; M = 512, N = 2048: K = 4096 12.43 / 10.32
+// [10.98], K = 6144 15.41 / 13.64, K = 8192 18.24 / 19.80; M = 1024, N = 1024,
+// K = 4096 12.34 / 10.23 [10.45]; M = 2048, N = 512: K = 4096 12.26 / 10.32
+// [11.73], K = 6144 15.24 / 13.83, K = 8192 17.94 / 19.05.
+inline constexpr int64_t kHopperUnsplitSwapMaxK = 6144;
+
+// The other way round at long K: where the shape rule's 128 x 128 tiles are one
+// partial wave unsplit, from this K the three-consumer 192 x 128 program with its
+// split (CTA pairs over tiles that fit the resident pairs) when it leaves the
+// busiest SM at most kHopperSplitWideTileMaxWorkPercent of the K-block work: the
+// split's hand-over is paid back by a long K loop (serving-shape scan, version
+// 36's session, H200, r = 128, us, the 128 x 128 plan / 192 x 128 forced:
+// M = 384, N = 3584, K = 18944 54.79 / 45.33; M = 320, N = 4096, K = 14336
+// 41.49 / 37.19; M = 512, N = 2560, K = 8192 26.00 / 23.83; at K = 4096 it lost:
+// M = 320, N = K = 4096 14.81 / 16.48).
+inline constexpr int64_t kHopperSplitWideTileMinK = 8192;
+inline constexpr int64_t kHopperSplitWideTileMaxWorkPercent = 80;
+
+// Token tiles fitted to the tokens, for kHopperFittedTokenTilesMinM < M <=
+// kHopperFittedTokenTilesMaxM: the swap programs on 80 or 96 tokens
+// (fp8_hopper_swap_128x80 / _128x96 in place of the 128 x 128 and 192-row
+// programs, fp8_hopper_swap_64x80 / _64x96 in place of the 64-row swap programs),
+// in CTA pairs sharing each weight tile where the pairs take no more waves, single
+// CTAs only in one wave, when they leave the busiest SM at most
+// kHopperFittedTokenTilesMaxWorkPercent of the chosen plan's K-block work.
+// Between the grid's points the fixed widths leave the last wave partly empty
+// (serving-shape scan, H200, r = 128, us, the plan before / fitted: M = 320,
+// N = K = 4096 14.86 / 12.27, 128 tiles of 128 weight rows x 80 tokens in pairs
+// against 96 of 128 x 128; M = 160, N = 8192, K = 2048 12.42 / 10.40; M = 160,
+// N = 4096, K = 14336 26.81 / 22.46, 64 x 80 against 64 x 128 tiles; M = 192,
+// N = 6144, K = 4096 15.41 / 13.44).
+// At 83-90% of the work they lost by up to 7% below K = 7168 (M = 320, N = 8192,
+// K = 1024: 10.60 / 11.33; M = 1024, N = 4608, K = 3584: 33.85 / 35.90) and won
+// from it on in CTA pairs up to 512 tokens, where a longer K loop pays for the
+// smaller tiles' lower speed per element (M = 160, N = 7168, K = 8192: 25.25 /
+// 21.57; M = 320, N = 4096, K = 14336: 37.51 / 32.32; M = 320, N = 8192,
+// K = 7168: 38.11 / 34.22): there the limit is
+// kHopperFittedTokenTilesMaxWorkPercentLongK. They lost as single CTAs on several
+// waves (M = 1024, N = 2560, K = 8192: 37.21 / 45.75; M = 640, N = 7168, K = 8192,
+// where the plan before ran two regions: 71.60 for its 192 x 128 program on one
+// region / 76.37), as pairs past 512 tokens (M = 1024, N = 7168, K = 8192: 102.02
+// / 111.37) and as pairs at the same work (M = 384, N = 8192, K = 7168). Not up to
+// 128 tokens, where the 64- and 128-token tiles fit (at 96 tokens the fitted tiles
+// measured 0.84-1.03 of the plan's time over three calls).
+inline constexpr int64_t kHopperFittedTokenTilesMinM = 128;
+inline constexpr int64_t kHopperFittedTokenTilesMaxM = 1024;
+inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercent = 80;
+inline constexpr int64_t kHopperFittedTokenTilesLongK = 7168;
+inline constexpr int64_t kHopperFittedTokenTilesLongKMaxM = 512;
+inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
+
+// Weight tiles fitted to the weights: past decode (kHopperSwapMaxM tokens, where the
+// plan leaves the swap programs), where the plan is the 128 x 128 or a 192-row program
+// (in one region or two), fp8_hopper_128x112 / _128x144 / _128x80 (128 tokens by
+// 112 / 144 / 80 weight rows) when they leave the busiest SM at most
+// kHopperFittedWeightTilesRegionsMaxWorkPercent of both regions' K-block work in place
+// of two regions; in place of one program, at most
+// kHopperFittedWeightTilesMaxWorkPercent of its work in no more waves where it has at
+// most kHopperFittedWeightTilesMaxWaves waves, or at most
+// kHopperFittedWeightTilesManyWavesMaxWorkPercent of it in any number of waves. H200,
+// r = 128, us, the plan before / fitted: one wave, M = 384, N = 4608, K = 3584
+// 17.1 / 14.6 (126 tiles of 128 x 112 against 108 of 128 x 128, 7/8 of the work),
+// M = 384, N = 6144, K = 4096 22.5 / 19.1 (129 of 128 x 144 against 96 of 192 x 128,
+// 3/4); two waves each, M = 1024, N = 4608, K = 3584 33.6 / 29.2; in place of two
+// regions at 7/8, M = 512, N = 14336, K = 8192 119.1 / 102.2; more waves at 7/9,
+// M = 2048, N = 3584, K = 18944 263.3 / 224.9 (4 of 128 x 112 against 3 of 192 x 128).
+// At 7/8 on more waves than one program's they were as fast or slower in version 39's
+// session (M = 384, N = 14336, K = 8192: 0.96-1.05 of its time over two calls;
+// M = 384, N = 28672, K = 4096 0.98-1.00; from K = 8192 see ...LongK below), and at
+// 11/12 (the 176-row tile tried alongside) no faster. From 65 tokens (the swap
+// programs' range ends at 64): 28 shapes of 72..128 tokens on N = 10240..28672, old
+// and new plan alternated twice, 0.931-0.984 of the old plan's times (geomean 0.959),
+// e.g. M = 96, N = 12288, K = 4096 19.33 / 18.00; M = 128, N = 28672, K = 4096
+// 37.7 / 37.0 (two waves of 128 x 112 against two of 128 x 128).
+inline constexpr int64_t kHopperFittedWeightTilesMaxWaves = 2;
+inline constexpr int64_t kHopperFittedWeightTilesMaxWorkPercent = 88;
+inline constexpr int64_t kHopperFittedWeightTilesManyWavesMaxWorkPercent = 80;
+// From K = kHopperFittedWeightTilesLongK, where no cut into two regions takes the
+// plan either, fitted tiles on more waves up to ...LongKMaxWorkPercent of its work:
+// there the fill and epilogue of the extra wave weigh less against the K loop.
+// H200, 2026-12-01, r = 128, version 48's plan / this rule, three alternated runs,
+// medians of the per-run ratios: three waves of 128 x 112 in CTA pairs against two
+// of 192 x 128 (7/8 of the work), M = 384, N = 14336, K = 8192 / 18944 0.942 /
+// 0.932; M = 512, N = 10240, K = 8192 / 14336 0.933 / 0.920; M = 768, N = 7168,
+// K = 8192 / 18944 0.912 / 0.934; M = 1024, N = 5120, K = 8192 / 14336 0.833 /
+// 0.938; M = 1536, N = 3584, K = 8192 / 18944 0.940 / 0.949; ten waves of 128 x 144
+// against nine of the turned 192 x 128 (5/6), M = 640, N = 37888, K = 8192 0.891
+// (380 -> 340 us). Against cuBLASLt those shapes went from 1.16-1.27 to 1.05-1.18.
+// Below K = 8192 the 80% limit stands (M = 384, N = 28672, K = 4096 at 7/8:
+// 0.98-1.00, version 39's session).
+inline constexpr int64_t kHopperFittedWeightTilesLongK = 8192;
+inline constexpr int64_t kHopperFittedWeightTilesLongKMaxWorkPercent = 88;
+// Two regions are two launches, each with its fill and drain, and their work is
+// counted with the second region on the program it would run without fitted tiles
+// (it may take them, planned as a problem of its own). One launch of fitted tiles
+// measured faster up to 97% of that work (88% before): H200, 2026-12-01, r = 128,
+// best of two runs each, us, two regions / fitted: M = 72, N = 37888, K = 2048
+// 31.42 / 27.51; M = 96, K = 3584 45.60 / 41.07; M = 128, K = 3584 46.57 / 42.53;
+// M = 120, K = 8192 88.08 / 83.96; M = 200, N = 18944, K = 3584 35.12 / 31.23;
+// M = 577, N = 7168, K = 4096 35.58 / 31.64; M = 1729, N = 6144, K = 4096 81.31 /
+// 73.54; M = 641, N = 14336, K = 8192 161.9 / 153.6; M = 1281, N = 5120, K = 3584
+// 45.24 / 42.56; M = 1153, N = 10240, K = 8192 185.7 / 176.5; as fast at M = 1537,
+// N = 4096, K = 4096 46.75 / 46.32 and M = 1025, N = 12288, K = 4096 98.2-105.7 /
+// 100.2-104.0.
+inline constexpr int64_t kHopperFittedWeightTilesRegionsMaxWorkPercent = 97;
+// fp8_hopper_128x80 (80 weight rows) takes a plan only where its tiles make one
+// wave: few weight rows at long K, where the plan before split 192 x 128 tiles over
+// CTA pairs on 120 SMs, and few tokens on N = 10240 (one wave of 128 tiles in
+// place of 92 of 128 x 112). H200, 2026-12-01, r = 128, best of two runs each, us,
+// the plan before / 128 x 80: M = 1024, N = 1280, K = 14336 36.90 / 32.71,
+// K = 18944 51.34 / 45.75; M = 512, N = 2560, K = 8192 23.87 / 20.97, K = 14336
+// 39.35 / 34.08; M = 640, N = 2048, K = 8192 24.08 / 21.49; M = 128, N = 10240,
+// K = 8192 29.95 / 26.10; M = 1280, N = 1024, K = 4096 12.97 / 11.68. On more
+// waves (through the many-waves limit) the wider tiles' speed per element won:
+// M = 2048, N = 3840, K = 8192 113.7 / 140.7; M = 6144, N = 1280, K = 4096
+// 54.4 / 62.9; M = 1536, N = 5120, K = 4096 59.1 / 65.2.
+// Since version 44 they also take the place of the 128-row token tiles
+// (fp8_hopper_swap_128x80 / _128x96, fitted to the tokens) under the same limits,
+// the 112 / 144 rows not: at 248..256 and 488..512 tokens on N = 1280..5120 (best
+// of three alternated runs, us, token tiles / 128 x 80): M = 256, N = 4608,
+// K = 3584 13.07 / 11.09, K = 8192 26.63 / 21.61; M = 256, N = 5120, K = 1024
+// 7.91 / 7.00; M = 512, N = 2560, K = 1024 8.06 / 6.67, K = 4096 12.96 / 11.69;
+// M = 256, N = 2560, K = 8192 16.21 / 14.32 and M = 512, N = 1280, K = 8192
+// 15.44 / 14.42 (both split over CTA pairs). 128 x 144 split in pairs in place of
+// the token tiles at M = 256, N = 4608 lost at short K (K = 2048 9.47 / 11.28).
+// Since version 45 one wave of them, unsplit, also takes the place of the 64-row
+// swap programs (fp8_hopper_swap_64x64 / _64x128) where those run on two waves or
+// more past decode (M > kHopperSwapMaxM), though the estimate gives the busiest SM
+// 25-43% more K-block work: 129..192 tokens on N = 4608 / 5120, 264..320 on 3072
+// (best of three alternated runs, us, swap 64 x 64 / 128 x 80): M = 136, N = 4608,
+// K = 8192 23.58 / 18.72; M = 192, N = 5120, K = 14336 41.77 / 32.48; M = 272,
+// N = 3072, K = 4096 13.65 / 10.86; M = 192, N = 4608, K = 3584 12.56 / 10.56; at
+// K = 1024 0.91-0.97.
+inline constexpr int64_t kHopperFittedWeightTiles80MaxWaves = 1;
+// Their one wave runs in CTA pairs sharing the token tile (TMA multicast) from this
+// many token tiles on at K >= kHopperWeight80PairsMinK (version 46). H200, r = 128,
+// forced, best of three alternated runs, us, single / pairs: M = 1024, N = 1280,
+// K = 8192 23.21 / 20.18, K = 18944 46.29 / 40.19; M = 800, N = 1280, K = 8192
+// 20.39 / 19.04, K = 18944 46.93 / 39.31. Fewer token tiles or shorter K lost:
+// M = 688 (six), K = 8192 1.069; M = 512, N = 2560, K = 4096 1.070; M = 256,
+// N = 4608, K = 3584 1.116; M = 1024, N = 1280, K = 4096 1.026.
+inline constexpr int64_t kHopperWeight80PairsMinTokenTiles = 7;
+inline constexpr int64_t kHopperWeight80PairsMinK = 8192;
+
+// Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
+// CTAs (at most the program's limit: 8 for the 64 x 64 and 64 x 16 swap
+// programs, 4 for the 128 x 64 and 64 x 128 ones, 2 for the others), the largest
+// whose clusters (one per tile) are all resident at once and that leaves every
+// CTA at least one 128-deep K block. With more tiles than that,
+// for M <= kHopperSwapMaxM (decode), resident clusters of 2 walk the tiles when
+// that leaves the busiest SM fewer K blocks (one more per tile counted for the
+// hand-over of the partial sums).
+// Decode on the swap programs' whole 64-row tiles chooses its one round of
+// split-K (or none) by estimated time instead (narrow tiles keep the largest):
+// each 128-deep K block of a tile takes the longer of what memory needs for the
+// weight rows of every CTA streaming at once (kHopperDecodeMemoryBytesPerNs) and
+// what one SM needs for its own (kHopperDecodeSmBlockNs per 64 weight rows up to
+// 32 tokens, growing to kHopperDecodeSmBlockNsWide at 64, whose bytes it reads
+// from L2 too); a split adds kHopperSplitHandoverNsPerToken per token row for the
+// hand-over. Fitted on the H200 (2026-11-30, r = 128, us, unsplit / split 2, two
+// runs each): N = 4096 (64 tiles), K = 4096: M = 1 7.06 / 7.14, M = 16 7.38 / 7.58,
+// M = 32 7.59 / 7.91, M = 64 8.17 / 8.44; K = 8192: M = 1 11.41 / 11.51, M = 64
+// 13.04 / 12.74; K = 14336: M = 32 18.25 / 18.30, M = 64 19.98 / 19.14;
+// N = 2048 (32 tiles), K = 4096: M = 1 6.77 / 5.32, M = 64 7.94 / 6.59. So 64 SMs
+// unsplit already stream N = 4096 at the memory's rate; at 64 tokens an SM alone
+// is slower (tokens from L2), and the split pays from K = 8192 on.
+inline constexpr int64_t kHopperDecodeMemoryBytesPerNs = 4000;
+inline constexpr int64_t kHopperDecodeSmBlockNs = 117;
+inline constexpr int64_t kHopperDecodeSmBlockNsWide = 146;
+inline constexpr int64_t kHopperSplitHandoverNsPerToken = 11;
+
+// The swap programs on 64 weight rows may take tiles of these fewer weight rows,
+// widest first, when that leaves the busiest SM fewer rows to stream (plan.cpp
+// hopper()).
+inline constexpr int kHopperNarrowRows[] = {56, 48, 40};
+
+// The compute-bound Hopper programs (tiles of at least 128 x 112) run in CTA pairs
+// that share their P tile by TMA multicast when they have at least this many waves
+// of tiles (plan.cpp hopper_multicast). H200, 2026-11-30, r = 128, K = 4096 unless
+// stated, us without / with, best of two runs each: M = 8192, N = K = 8192
+// 955.6 / 926.3; N = 28672 1748.9 / 1679.1; N = 6144 365.0 / 351.0; N = 4096,
+// K = 14336 807.6 / 790.1; M = 2048, N = K = 8192 255.0 / 247.7. On one wave it
+// cost 2-3% (a forced run: M = 512, N = 4096 18.0 / 18.5, N = 6144 24.0 / 24.6).
+// From two waves on, side by side (interleaved benchmark, two runs each, best per
+// shape): M = 2048, N = 4096, K = 4096 62.96 / 63.55; K = 14336 192.5 / 193.1;
+// M = 512, N = K = 8192 60.24 / 60.37; M = 128, N = 28672 39.00 / 39.62.
+// The 128 x 112 program too (2026-12-01, forced, three alternated runs each,
+// medians, single / pairs: M = 2048, N = 3584, K = 18944 228.6 / 218.1 on four
+// waves; M = 1024, N = 7168, K = 8192 98.3 / 95.2; M = 512, N = 14336, K = 8192
+// 102.2 / 100.7; M = 2048, N = 3584, K = 3584 45.1 / 44.3; at K = 2560 it lost
+// 2%, M = 896, N = 10240 46.6 / 47.7).
+inline constexpr int64_t kHopperMulticastMinWaves = 3;
+
+// Hopper's FP8 tensor-core accumulation keeps fewer bits than fp32, so the
+// programs add its partial sums into an fp32 accumulator every 64 elements of K,
+// or every 128 from this K on: half the additions (H200, r = 128: 8192^3 1023 ->
+// 922 us, M = 2048, N = 6144, K = 4096 88.2 -> 81.0, M = 512, N = 4096 18.0 ->
+// 17.1). Every 128 K is also what cuBLASLt does without fast accumulation, and
+// gives the same outputs. Its error per element against the accuracy bar (one bf16
+// ulp + 1e-3 of the output's rms), worst over 6 x 16M outputs of the GPU tests'
+// inputs: K = 1024 1.171 (fails, as cuBLASLt does; every 64 K: 0.560), 2048 0.880,
+// 3072 0.764, 4096 0.792, 8192 0.604, 16400 0.616, 65536 0.506
+// (bench/accuracy_torch.py). From 3072 on since version 36 (4096 before), with
+// the margin K = 4096 had: serving shapes at K = 3584 (Qwen2.5-7B's hidden size,
+// Llama-3-70B's down projection over 8 GPUs) were 1.29-1.42x cuBLASLt.
+inline constexpr int64_t kHopperLongPromotionMinK = 3072;
+
+// Two regions: where a three-consumer program leaves its last wave partly idle,
+// the first rows (fp8_hopper_192x128) or columns (fp8_hopper_swap_192x128, whose
+// P tiles run along N) of out as whole waves of it and the rest as a second
+// launch, when that leaves the busiest SMs of the two launches together at least
+// this percentage less work (output elements, 128 x 128 ones counted
+// kHopperRegionSquareCostPercent of 192 x 128 ones: their program is slower per
+// element). Rows, e.g. M = 2048, N = 4096 (352 tiles, 2.67 waves of 132 SMs): rows
+// 0-1535 as 256 tiles of 192 x 128, two waves, and rows 1536-2047 as 128 tiles of
+// 128 x 128, one. H200, r = 128, against one launch, best of two runs each:
+// M = 2048, N = 4096, K = 14336 219.4 -> 207.5 us; N = K = 8192 244.9 -> 224.1; but
+// N = K = 4096 61.9 -> 62.7 (no gain: the second launch's fill and drain, a fixed
+// cost this work-only rule does not weigh yet). Columns, e.g. M = 512, N = 28672
+// (600 turned tiles, 4.55 waves): columns 0-25343 as 528 of them, four waves, and
+// columns 25344-28671 as 104 tiles of 128 x 128, one.
+inline constexpr int64_t kHopperRegionMinGainPercent = 5;
+// ... and, where no fitted weight tile takes the plan (kHopperFittedWeightTiles*),
+// from this K on also cut along Q: whole Q blocks of the clusters, columns of out
+// for fp8_hopper_192x128 and rows (tokens) for the turned program, where whole P
+// tiles leave no whole wave: M = 2048, N = 2560 is 11 x 20 tiles of 192 x 128
+// (1.67 waves of 132 SMs), columns 0-1535 are one wave of them and columns
+// 1536-2559 one of 128 x 128. A second region split over s CTAs (split-K) weighs
+// (s + 1) / 2s of its tiles. H200, r = 128, against the cut along P alone, best of
+// two alternated runs each: at K >= 4096 0.896-0.986 on 14 shapes (M = 3072,
+// N = 2560, K = 14336 199.9 -> 179.1 us; M = 768, N = 14336, K = 18944 369.1 ->
+// 332.4; M = 2048, N = 2560, K = 4096 38.9 -> 36.7), below it 1.02-1.18 (M = 2048,
+// N = 2560, K = 1024 16.2 -> 19.1: the second launch's fixed cost).
+inline constexpr int64_t kHopperRegionAcrossMinK = 4096;
+inline constexpr int64_t kHopperRegionSquareCostPercent = 110;
+// ... and 128 x 64 tiles of the swap programs (a second region of few tiles at
+// short K, kHopperUnsplitSwapMaxK) this percentage, as are the 64 x 96 ones (a
+// second region of 65..128 rows in weight-tile pairs). Per element they measured
+// 145-152% (H200, 2026-12-01, r = 128, K = 4096, one wave each: 128 tiles of
+// 192 x 128 (M = 3072, N = 1024) 21.11 us, of 128 x 64 (M = 1024, N = 1024,
+// fp8_hopper_swap_128x64) 10.23, (M = 256, N = 4096, fp8_hopper_swap_64x128)
+// 10.74), but the region boundaries that 150 newly took measured no gain (the
+// second launch's fixed cost): M = 8192, N = 2048, K = 4096 118.7 -> 120.8 us,
+// M = 256, N = 28672, K = 6144 86.3 -> 87.0, M = 193, K = 4096 55.9 -> 56.1. At 200
+// the boundaries stay where the other programs put them and only the second
+// region's program changes: M = 4096, N = 1024, K = 4096 34.3 -> 31.8 us; M = 8192,
+// N = 512 37.8 -> 34.4.
+inline constexpr int64_t kHopperRegionSwapCostPercent = 200;
+// ... considered up to this many waves of the one program (past them a partial
+// last wave weighs little).
+inline constexpr int64_t kHopperRegionMaxWaves = 8;
+
+// Raster block of the Blackwell L2-point program, in pair tiles.
+inline constexpr int kBlackwellRasterBlockM = 4;
+inline constexpr int kBlackwellRasterBlockN = 4;
+
+}  // namespace cake
