@@ -16,15 +16,15 @@ def table(binary, args):
 
 
 def short(text):
-    """A region list in a few words: '96x64 s2 g120' (tile, split-K, grid; pairs
-    where there are some; the next region's program and the same for it)."""
+    """A region list in a few words: 'swap_64x96 96x64 s2 g120' (program, tile,
+    split-K, grid; pairs where there are some), regions joined by ' + '."""
     if text.startswith('cannot run'):
         return text
     out = []
-    for i, r in enumerate(x.split() for x in text.split(' | then ')):
+    for r in (x.split() for x in text.split(' | then ')):
         pairs = '' if r[10] == '1x1' else f" pairs {r[10]}"
-        out.append(('' if i == 0 else f"+ {r[0].replace('fp8_hopper_', '')} ") + f"{r[2]} s{r[8]}{pairs} g{r[12]}")
-    return ' '.join(out)
+        out.append(f"{r[0].replace('fp8_hopper_', '')} {r[2]} s{r[8]}{pairs} g{r[12]}")
+    return ' + '.join(out)
 
 
 def take_option(args):
