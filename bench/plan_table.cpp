@@ -9,7 +9,6 @@
 // forced runs launch instead.
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "cake/errors.h"
