@@ -348,6 +348,43 @@ Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int 
   return best;
 }
 
+// At long K past decode (kHopperTightTokenTiles*): in place of the 64-token
+// swap tiles, of one 128-token tile or of 128-row weight tiles split in four, the
+// 64-row swap program whose token tiles (80, 96 or 128 tokens) cover M in the
+// fewest tiles, then with the least padding: each weight row is read once per token
+// tile, and no more tensor work than the tokens need.
+Program tight_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int num_sms) {
+  if (M <= kHopperSwapMaxM || M > kHopperTightTokenTilesMaxM || K < kHopperTightTokenTilesMinK) return chosen;
+  const Plan before = plan_sm90_program(chosen, M, N, K, num_sms);
+  const bool streams = chosen == Program::kHopperSwap64x64 ||
+                       (chosen == Program::kHopperSwap64x128 && M <= before.tile_m) ||
+                       (chosen == Program::kHopperSwap128x64 && before.split_k >= 4);
+  if (!streams) return chosen;
+  Program tight = chosen;
+  int64_t tiles = 0, padded = 0;
+  for (Program p : {Program::kHopperSwap64x80, Program::kHopperSwap64x96, Program::kHopperSwap64x128}) {
+    int64_t width = 0;
+    sm90::with_shape(p, [&](auto shape) { width = decltype(shape)::kBlockQ; });
+    const int64_t t = ceil_div(M, width);
+    if (tiles == 0 || t < tiles || (t == tiles && t * width < padded)) tight = p, tiles = t, padded = t * width;
+  }
+  const Plan after = plan_sm90_program(tight, M, N, K, num_sms);
+  // The busiest SM's tensor work: wgmma computes all P rows of narrow tiles too.
+  auto tensor_work = [K](const Plan& q) {
+    int64_t rows = 0;
+    sm90::with_shape(q.program, [&](auto shape) { rows = decltype(shape)::kBlockP; });
+    return q.waves * ceil_div(ceil_div(K, sm90::kStageK), q.split_k) * q.tile_m * rows;
+  };
+  const bool four_way = chosen == Program::kHopperSwap128x64;  // its hand-over costs more than its work share
+  const bool no_more_work = four_way || tensor_work(after) <= tensor_work(before);
+  const bool one_wave = before.waves == 1 && after.waves == 1;
+  const bool enough_sms = after.grid * 100 >= before.grid * kHopperTightTokenTilesMinGridPercent &&
+                          (after.grid >= before.grid || N * K <= kHopperTightTokenTilesFewerSmsMaxWeightBytes);
+  const bool long_enough = after.split_k <= before.split_k ||
+                           ceil_div(K, sm90::kStageK * after.split_k) >= kHopperTightTokenTilesMoreSplitMinKBlocks;
+  return one_wave && no_more_work && enough_sms && long_enough ? tight : chosen;
+}
+
 // Weight tiles fitted to the weights (kHopperFittedWeightTiles*): in place of a
 // plan of the 128 x 128 or 192-row programs whose busiest SM has `work` K-block
 // work (both regions' where it has two), 128 tokens by 112, 144 or 80 weight
@@ -404,7 +441,8 @@ Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int6
 // (kHopperUnsplitSwapMaxK). The other way round, one partial wave of 128 x 128
 // tiles unsplit at long K gives way to 192 x 128 tiles split in CTA pairs
 // (kHopperSplitWideTileMinK). Last, token tiles fitted to the tokens where they
-// cut the work (fitted_token_tiles).
+// cut the work (fitted_token_tiles), else, at long K, token tiles tight on the
+// tokens (tight_token_tiles).
 Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   const Program by_shape = choose_sm90_by_shape(M, N, K, num_sms);
   if (M <= kHopperSwapMaxM) return by_shape;
@@ -432,7 +470,8 @@ Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
     if (q.split_k > 1 && busiest_sm_k_work(q, K) * 100 <= best * kHopperSplitWideTileMaxWorkPercent)
       chosen = Program::kHopper192x128;
   }
-  return fitted_token_tiles(chosen, M, N, K, num_sms);
+  const Program fitted = fitted_token_tiles(chosen, M, N, K, num_sms);
+  return fitted != chosen ? fitted : tight_token_tiles(chosen, M, N, K, num_sms);
 }
 
 // SM100 / SM103, as the seed states it (docs/contract.md section 4):

@@ -199,6 +199,46 @@ inline constexpr int64_t kHopperFittedTokenTilesLongK = 7168;
 inline constexpr int64_t kHopperFittedTokenTilesLongKMaxM = 512;
 inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 
+// Token tiles tight on the tokens at long K: past decode, from
+// kHopperTightTokenTilesMinK, up to kHopperTightTokenTilesMaxM tokens, where the
+// plan chose the 64-row swap programs on 64 tokens, on one tile of 128, or 128-row
+// weight tiles on 64 tokens split in four (fp8_hopper_swap_128x64), the 64-row swap
+// program on 80, 96 or 128 tokens that covers M in the fewest token tiles (then
+// the least padding), with its own split and tiles, in one wave in place of one.
+// H200, r = 128, each shape alternated three times with the plan before, us, before /
+// tight (medians; docs/results/h200-2026-12-01-v50/experiments/):
+//  - one tile of 80 / 96 tokens in place of 128 at M = 65..96: M = 96, N = 1280,
+//    K = 8192 9.14 / 8.11; M = 80, N = 768, K = 8192 8.39 / 6.85; M = 65, N = 2304,
+//    K = 14336 14.97 / 13.23;
+//  - two tiles of 80 / 96 tokens split in two in place of 128 x 64 tiles split in
+//    four: M = 160, N = 1280, K = 8192 11.08 / 8.95; M = 192 11.35 / 9.56 (128 x 64
+//    split in two alone: 0.96 of four);
+//  - tiles of 128 (or 96) tokens split in two in place of 64-token tiles: M = 224,
+//    N = 1280, K = 14336 19.95 / 15.52; M = 320, N = 1024, K = 18944 25.48 / 19.78;
+//    M = 576, N = 512, K = 18944 25.26 / 21.47.
+// Of the 423 plans it moves in the dense sweep (scripts/plan-diff), 116 were measured:
+// 0.777-1.026 of the times before, geomean 0.894, 102 of them at 0.98 or less; 38 of
+// them in a second sample drawn after the limits below were set: 0.888.
+// The limits, where the first two samples lost: fewer than
+// kHopperTightTokenTilesMinGridPercent of the plan's SMs (M = 192, N = 1024: 8.96 /
+// 9.41, 64 SMs against 132); fewer SMs on more than
+// kHopperTightTokenTilesFewerSmsMaxWeightBytes of weights, which then stream at the
+// memory's rate (M = 96, N = 3584, K = 18944 1.027; N = 7168, K = 8192 1.014);
+// more tensor work on the busiest SM, counting the 64 rows wgmma computes for narrow
+// tiles (M = 320, N = 1536, K = 8192 1.084: 128-token tiles unsplit), except in
+// place of the four-way split; a larger split leaving fewer than
+// kHopperTightTokenTilesMoreSplitMinKBlocks K blocks per CTA (M = 384, N = 512,
+// K = 8192 9.13 / 10.52; M = 320, N = 512, K = 12288 1.055); in place of fitted
+// token tiles (M = 208, N = 512, K = 12288 1.090), of two tiles of 128 (M = 176,
+// N = 1536, K = 16384 1.080), of 128 x 64 tiles split in two (M = 176, N = 2560,
+// K = 12288 1.062; 0.96-1.01 elsewhere); past kHopperTightTokenTilesMaxM tokens
+// (M = 896 / 1024, N = 512 1.04-1.07).
+inline constexpr int64_t kHopperTightTokenTilesMinK = 8192;
+inline constexpr int64_t kHopperTightTokenTilesMaxM = 768;
+inline constexpr int64_t kHopperTightTokenTilesMinGridPercent = 60;
+inline constexpr int64_t kHopperTightTokenTilesFewerSmsMaxWeightBytes = int64_t{40} << 20;
+inline constexpr int64_t kHopperTightTokenTilesMoreSplitMinKBlocks = 32;
+
 // Weight tiles fitted to the weights: past decode (kHopperSwapMaxM tokens, where the
 // plan leaves the swap programs), where the plan is the 128 x 128 or a 192-row program
 // (in one region or two), fp8_hopper_128x112 / _128x144 / _128x80 (128 tokens by

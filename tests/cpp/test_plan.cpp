@@ -946,6 +946,51 @@ TEST(PlanSm90, FittedTokenTiles) {
   EXPECT_EQ(sm90_program(512, 6144, 4096), Program::kHopperSwap192x128);
 }
 
+// Token tiles tight on the tokens at long K (kHopperTightTokenTiles*): the 64-row swap
+// program on 80, 96 or 128 tokens that covers M in the fewest tiles, then with the least
+// padding, in place of 64-token tiles, of one 128-token tile or of 128 x 64 tiles split
+// in four; every plan measured, H200 (rules.h).
+TEST(PlanSm90, TightTokenTilesAtLongK) {
+  auto expect = [](int64_t M, int64_t N, int64_t K, Program program, int split, int64_t tiles, int grid) {
+    const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
+    SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
+    EXPECT_EQ(p.program, program);
+    EXPECT_EQ(p.split_k, split);
+    EXPECT_EQ(p.tiles, tiles);
+    EXPECT_EQ(p.grid, grid);
+    EXPECT_EQ(p.waves, 1);
+  };
+  const int64_t long_k = cake::kHopperTightTokenTilesMinK;
+  // One tile of 96 tokens in place of 128 (0.888 of the time).
+  expect(96, 1280, long_k, Program::kHopperSwap64x96, 4, 20, 80);
+  // Two of 80 / 96 split in two in place of 128 x 64 tiles split in four (0.808 / 0.843).
+  expect(160, 1280, long_k, Program::kHopperSwap64x80, 2, 40, 80);
+  expect(192, 1280, long_k, Program::kHopperSwap64x96, 2, 40, 80);
+  // Three of 128 split in two in place of six of 64 (0.901), of 96 split in four in
+  // place of 64 split in two (0.925).
+  expect(384, 1280, long_k, Program::kHopperSwap64x128, 2, 60, 120);
+  expect(288, 512, 16384, Program::kHopperSwap64x96, 4, 24, 96);
+  // Not below kHopperTightTokenTilesMinK, nor at decode.
+  EXPECT_EQ(sm90_program(96, 1280, long_k - 128), Program::kHopperSwap64x128);
+  EXPECT_EQ(sm90_program(64, 1280, long_k), Program::kHopperSwap64x64);
+  // Not on fewer than kHopperTightTokenTilesMinGridPercent of the plan's SMs (192 x 1024:
+  // 64 of 132), nor on fewer SMs over more than ...FewerSmsMaxWeightBytes of weights.
+  EXPECT_EQ(sm90_program(192, 1024, long_k), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(96, 7168, long_k), Program::kHopperSwap64x128);
+  // Not to a larger split with fewer than ...MoreSplitMinKBlocks K blocks per CTA.
+  EXPECT_EQ(sm90_program(384, 512, long_k), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(384, 512, 4 * cake::kHopperTightTokenTilesMoreSplitMinKBlocks * 128),
+            Program::kHopperSwap64x128);
+  // Not past kHopperTightTokenTilesMaxM, nor where fitted token tiles took the plan,
+  // nor in place of two 128-token tiles or of 128 x 64 tiles split in two, nor to more
+  // tensor work (320 x 1536: 128-token tiles unsplit on 40-row weight tiles).
+  EXPECT_EQ(sm90_program(1024, 512, long_k), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(208, 512, 12288), Program::kHopperSwap64x80);
+  EXPECT_EQ(sm90_program(176, 1536, 16384), Program::kHopperSwap64x128);
+  EXPECT_EQ(sm90_program(176, 2560, 12288), Program::kHopperSwap128x64);
+  EXPECT_EQ(sm90_program(320, 1536, long_k), Program::kHopperSwap64x64);
+}
+
 // Weight tiles fitted to the weights (kHopperFittedWeightTiles*): 128 tokens by 112
 // or 144 weight rows in place of the 128 x 128 and 192-row programs, in no more
 // waves (at most two) and at most 88% of the busiest SM's K-block work; on more
