@@ -378,8 +378,7 @@ Program tight_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int n
   const bool four_way = chosen == Program::kHopperSwap128x64;  // its hand-over costs more than its work share
   const bool no_more_work = four_way || tensor_work(after) <= tensor_work(before);
   const bool one_wave = before.waves == 1 && after.waves == 1;
-  const bool enough_sms = after.grid * 100 >= before.grid * kHopperTightTokenTilesMinGridPercent &&
-                          (after.grid >= before.grid || N * K <= kHopperTightTokenTilesFewerSmsMaxWeightBytes);
+  const bool enough_sms = after.grid >= before.grid || N * K <= kHopperTightTokenTilesFewerSmsMaxWeightBytes;
   const bool long_enough = after.split_k <= before.split_k ||
                            ceil_div(K, sm90::kStageK * after.split_k) >= kHopperTightTokenTilesMoreSplitMinKBlocks;
   return one_wave && no_more_work && enough_sms && long_enough ? tight : chosen;

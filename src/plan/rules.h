@@ -219,23 +219,21 @@ inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 // Of the 423 plans it moves in the dense sweep (scripts/plan-diff), 116 were measured:
 // 0.777-1.026 of the times before, geomean 0.894, 102 of them at 0.98 or less; 38 of
 // them in a second sample drawn after the limits below were set: 0.888.
-// The limits, where the first two samples lost: fewer than
-// kHopperTightTokenTilesMinGridPercent of the plan's SMs (M = 192, N = 1024: 8.96 /
-// 9.41, 64 SMs against 132); fewer SMs on more than
+// The limits, where the first two samples lost: fewer SMs on more than
 // kHopperTightTokenTilesFewerSmsMaxWeightBytes of weights, which then stream at the
 // memory's rate (M = 96, N = 3584, K = 18944 1.027; N = 7168, K = 8192 1.014);
 // more tensor work on the busiest SM, counting the 64 rows wgmma computes for narrow
-// tiles (M = 320, N = 1536, K = 8192 1.084: 128-token tiles unsplit), except in
+// tiles (M = 320, N = 1536, K = 8192 1.084: 128-token tiles unsplit; M = 192,
+// N = 1024, K = 8192: 8.96 / 9.41, 96-token tiles on 64 SMs against 132), except in
 // place of the four-way split; a larger split leaving fewer than
 // kHopperTightTokenTilesMoreSplitMinKBlocks K blocks per CTA (M = 384, N = 512,
 // K = 8192 9.13 / 10.52; M = 320, N = 512, K = 12288 1.055); in place of fitted
-// token tiles (M = 208, N = 512, K = 12288 1.090), of two tiles of 128 (M = 176,
+// token tiles (M = 208, N = 512, K = 16384 1.041), of two tiles of 128 (M = 176,
 // N = 1536, K = 16384 1.080), of 128 x 64 tiles split in two (M = 176, N = 2560,
 // K = 12288 1.062; 0.96-1.01 elsewhere); past kHopperTightTokenTilesMaxM tokens
 // (M = 896 / 1024, N = 512 1.04-1.07).
 inline constexpr int64_t kHopperTightTokenTilesMinK = 8192;
 inline constexpr int64_t kHopperTightTokenTilesMaxM = 768;
-inline constexpr int64_t kHopperTightTokenTilesMinGridPercent = 60;
 inline constexpr int64_t kHopperTightTokenTilesFewerSmsMaxWeightBytes = int64_t{40} << 20;
 inline constexpr int64_t kHopperTightTokenTilesMoreSplitMinKBlocks = 32;
 

@@ -973,9 +973,7 @@ TEST(PlanSm90, TightTokenTilesAtLongK) {
   // Not below kHopperTightTokenTilesMinK, nor at decode.
   EXPECT_EQ(sm90_program(96, 1280, long_k - 128), Program::kHopperSwap64x128);
   EXPECT_EQ(sm90_program(64, 1280, long_k), Program::kHopperSwap64x64);
-  // Not on fewer than kHopperTightTokenTilesMinGridPercent of the plan's SMs (192 x 1024:
-  // 64 of 132), nor on fewer SMs over more than ...FewerSmsMaxWeightBytes of weights.
-  EXPECT_EQ(sm90_program(192, 1024, long_k), Program::kHopperSwap64x64);
+  // Not on fewer SMs over more than kHopperTightTokenTilesFewerSmsMaxWeightBytes of weights.
   EXPECT_EQ(sm90_program(96, 7168, long_k), Program::kHopperSwap64x128);
   // Not to a larger split with fewer than ...MoreSplitMinKBlocks K blocks per CTA.
   EXPECT_EQ(sm90_program(384, 512, long_k), Program::kHopperSwap64x64);
@@ -983,9 +981,11 @@ TEST(PlanSm90, TightTokenTilesAtLongK) {
             Program::kHopperSwap64x128);
   // Not past kHopperTightTokenTilesMaxM, nor where fitted token tiles took the plan,
   // nor in place of two 128-token tiles or of 128 x 64 tiles split in two, nor to more
-  // tensor work (320 x 1536: 128-token tiles unsplit on 40-row weight tiles).
+  // tensor work (192 x 1024: 96-token tiles on 64 of 132 SMs; 320 x 1536: 128-token
+  // tiles unsplit on 40-row weight tiles).
   EXPECT_EQ(sm90_program(1024, 512, long_k), Program::kHopperSwap64x64);
-  EXPECT_EQ(sm90_program(208, 512, 12288), Program::kHopperSwap64x80);
+  EXPECT_EQ(sm90_program(208, 512, 16384), Program::kHopperSwap64x80);
+  EXPECT_EQ(sm90_program(192, 1024, long_k), Program::kHopperSwap64x64);
   EXPECT_EQ(sm90_program(176, 1536, 16384), Program::kHopperSwap64x128);
   EXPECT_EQ(sm90_program(176, 2560, 12288), Program::kHopperSwap128x64);
   EXPECT_EQ(sm90_program(320, 1536, long_k), Program::kHopperSwap64x64);
