@@ -360,14 +360,15 @@ Program tight_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int n
                        (chosen == Program::kHopperSwap64x128 && M <= before.tile_m) ||
                        (chosen == Program::kHopperSwap128x64 && before.split_k >= 4);
   if (!streams) return chosen;
-  Program tight = chosen;
-  int64_t tiles = 0, padded = 0;
-  for (Program p : {Program::kHopperSwap64x80, Program::kHopperSwap64x96, Program::kHopperSwap64x128}) {
+  // The widest tiles make the fewest; the narrowest width that makes as few pads least.
+  auto tiles = [M](Program p) {
     int64_t width = 0;
     sm90::with_shape(p, [&](auto shape) { width = decltype(shape)::kBlockQ; });
-    const int64_t t = ceil_div(M, width);
-    if (tiles == 0 || t < tiles || (t == tiles && t * width < padded)) tight = p, tiles = t, padded = t * width;
-  }
+    return ceil_div(M, width);
+  };
+  Program tight = Program::kHopperSwap64x128;
+  for (Program p : {Program::kHopperSwap64x96, Program::kHopperSwap64x80})
+    if (tiles(p) == tiles(Program::kHopperSwap64x128)) tight = p;
   const Plan after = plan_sm90_program(tight, M, N, K, num_sms);
   // The busiest SM's tensor work: wgmma computes all P rows of narrow tiles too.
   auto tensor_work = [K](const Plan& q) {
