@@ -348,7 +348,7 @@ Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int 
   return best;
 }
 
-// At long K past decode (kHopperTightTokenTiles*): in place of the 64-token
+// From mid K past decode (kHopperTightTokenTiles*): in place of the 64-token
 // swap tiles, of one 128-token tile or of 128-row weight tiles split in four, the
 // 64-row swap program whose token tiles (80, 96 or 128 tokens) cover M in the
 // fewest tiles, then with the least padding: each weight row is read once per token
@@ -359,7 +359,8 @@ Program tight_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int n
   const bool streams = chosen == Program::kHopperSwap64x64 ||
                        (chosen == Program::kHopperSwap64x128 && M <= before.tile_m) ||
                        (chosen == Program::kHopperSwap128x64 && before.split_k >= 4);
-  if (!streams) return chosen;
+  // Token tiles in CTA pairs sharing their weight tile were measured as their own rule.
+  if (!streams || before.cluster_m > 1) return chosen;
   // The widest tiles make the fewest; the narrowest width that makes as few pads least.
   auto tiles = [M](Program p) {
     int64_t width = 0;
@@ -380,8 +381,16 @@ Program tight_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int n
   const bool no_more_work = four_way || tensor_work(after) <= tensor_work(before);
   const bool one_wave = before.waves == 1 && after.waves == 1;
   const bool enough_sms = after.grid >= before.grid || N * K <= kHopperTightTokenTilesFewerSmsMaxWeightBytes;
-  const bool long_enough = after.split_k <= before.split_k ||
-                           ceil_div(K, sm90::kStageK * after.split_k) >= kHopperTightTokenTilesMoreSplitMinKBlocks;
+  // A larger split hands its partial sums over once per tile, whatever the K blocks:
+  // it pays from ...MoreSplitMinKBlocks per CTA, for two ways from
+  // ...TwoWayMinKBlocks up to ...TwoWayMaxM tokens, and at any length where two
+  // ways also cut the tensor work.
+  const int64_t blocks = ceil_div(K, sm90::kStageK * after.split_k);
+  const bool two_way = after.split_k == 2;
+  const bool long_enough =
+      after.split_k <= before.split_k || blocks >= kHopperTightTokenTilesMoreSplitMinKBlocks ||
+      (two_way && ((blocks >= kHopperTightTokenTilesTwoWayMinKBlocks && M <= kHopperTightTokenTilesTwoWayMaxM) ||
+                   tensor_work(after) < tensor_work(before)));
   return one_wave && no_more_work && enough_sms && long_enough ? tight : chosen;
 }
 
@@ -441,7 +450,7 @@ Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int6
 // (kHopperUnsplitSwapMaxK). The other way round, one partial wave of 128 x 128
 // tiles unsplit at long K gives way to 192 x 128 tiles split in CTA pairs
 // (kHopperSplitWideTileMinK). Last, token tiles fitted to the tokens where they
-// cut the work (fitted_token_tiles), else, at long K, token tiles tight on the
+// cut the work (fitted_token_tiles), else, from mid K, token tiles tight on the
 // tokens (tight_token_tiles).
 Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   const Program by_shape = choose_sm90_by_shape(M, N, K, num_sms);

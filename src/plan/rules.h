@@ -199,7 +199,7 @@ inline constexpr int64_t kHopperFittedTokenTilesLongK = 7168;
 inline constexpr int64_t kHopperFittedTokenTilesLongKMaxM = 512;
 inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 
-// Token tiles tight on the tokens at long K: past decode, from
+// Token tiles tight on the tokens from mid K: past decode, from
 // kHopperTightTokenTilesMinK, up to kHopperTightTokenTilesMaxM tokens, where the
 // plan chose the 64-row swap programs on 64 tokens, on one tile of 128, or 128-row
 // weight tiles on 64 tokens split in four (fp8_hopper_swap_128x64), the 64-row swap
@@ -232,10 +232,26 @@ inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 // N = 1536, K = 16384 1.080), of 128 x 64 tiles split in two (M = 176, N = 2560,
 // K = 12288 1.062; 0.96-1.01 elsewhere); past kHopperTightTokenTilesMaxM tokens
 // (M = 896 / 1024, N = 512 1.04-1.07).
-inline constexpr int64_t kHopperTightTokenTilesMinK = 8192;
+// Version 51 took the rule from K = 8192 down to 4096 (docs/results/h200-2026-12-01-v51/):
+// a scan at K = 4096 / 6144 found the same gains where the split stays or shrinks
+// (one tile of 96 in place of 128, M = 96, N = 1280, K = 4096 0.880; two of 80 split
+// in two in place of 128 x 64 split in four, M = 160 0.749), and a two-way split paying
+// from kHopperTightTokenTilesTwoWayMinKBlocks K blocks per CTA up to
+// kHopperTightTokenTilesTwoWayMaxM tokens (K = 6144: M = 224 / 256 / 320, N = 1024-1280
+// 0.914-0.936; K = 7168: M = 208..384 0.879-0.968; but M = 448..640, N = 768 / 1024,
+// K = 7168 0.992-1.047, and at 16 K blocks per CTA M = 256 / 384 / 576, K = 4096
+// 1.011-1.070), or at any length where it also cuts the tensor work (one tile of 80 / 96
+// tokens in place of two of 64: M = 65..80, N = 4096, K = 4096 0.974-0.978, M = 72,
+// N = 2560 0.858; M = 96, N = 3584 1.006). Not in place of token tiles in multicast
+// pairs (kHopperTokenTilePairs*, their own measured rule). Of the 230 plans it moves
+// beyond version 50's, 67 were measured, three alternated runs each: 0.758-1.006,
+// geomean 0.911, none slower by more than 2%.
+inline constexpr int64_t kHopperTightTokenTilesMinK = 4096;
 inline constexpr int64_t kHopperTightTokenTilesMaxM = 768;
 inline constexpr int64_t kHopperTightTokenTilesFewerSmsMaxWeightBytes = int64_t{40} << 20;
 inline constexpr int64_t kHopperTightTokenTilesMoreSplitMinKBlocks = 32;
+inline constexpr int64_t kHopperTightTokenTilesTwoWayMinKBlocks = 24;
+inline constexpr int64_t kHopperTightTokenTilesTwoWayMaxM = 384;
 
 // Weight tiles fitted to the weights: past decode (kHopperSwapMaxM tokens, where the
 // plan leaves the swap programs), where the plan is the 128 x 128 or a 192-row program

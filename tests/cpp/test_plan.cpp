@@ -377,16 +377,20 @@ TEST(PlanSm90, TokenTilesInMulticastPairs) {
         if (M != 128 && K == cake::kHopperTokenTilePairsMinK) continue;
         expect_pairs(M, N, K, Program::kHopperSwap64x64);
       }
-  // Fewer tokens, shorter or longer K: unpaired token tiles up to
-  // kHopperTokenTilesMaxK, the split program past it.
-  for (auto [M, K] : {std::pair<int64_t, int64_t>{95, 4096}, {72, 4096}, {96, 4096}, {127, 4096}, {128, 2048},
+  // Fewer tokens, shorter or longer K: unpaired token tiles below
+  // kHopperTokenTilesMaxK (and at it from 97 tokens), the split program past it; from
+  // it, up to 96 tokens, one token tile tight on them (TightTokenTiles).
+  for (auto [M, K] : {std::pair<int64_t, int64_t>{95, 3968}, {72, 3968}, {96, 3968}, {127, 4096}, {128, 2048},
                       {128, 4000}}) {
     const cake::Plan p = cake::plan(M, 4096, K, 128, Arch::SM90, 132);
     EXPECT_EQ(p.program, Program::kHopperSwap64x64) << M << " " << K;
     EXPECT_EQ(p.cluster_m, 1) << M << " " << K;
   }
-  for (auto [M, K] : {std::pair<int64_t, int64_t>{95, 5120}, {128, cake::kHopperTokenTilePairsMaxK + 128}})
-    EXPECT_EQ(sm90_program(M, 4096, K), Program::kHopperSwap64x128) << M << " " << K;
+  EXPECT_EQ(sm90_program(128, 4096, cake::kHopperTokenTilePairsMaxK + 128), Program::kHopperSwap64x128);
+  for (int64_t K : {int64_t{4096}, int64_t{5120}}) {
+    EXPECT_EQ(sm90_program(72, 4096, K), Program::kHopperSwap64x80) << K;
+    EXPECT_EQ(sm90_program(95, 4096, K), Program::kHopperSwap64x96) << K;
+  }
   // Where the token-tile plan takes narrow weight tiles (N = 3584: 64 tiles of 56
   // rows on 128 SMs instead of 56 of 64) they stay unpaired up to
   // kHopperTokenTilesMaxK, and past it the split program runs.
@@ -415,16 +419,21 @@ TEST(PlanSm90, TokenTilesOfSixtyFourAtShortK) {
   // before this one.
   for (int64_t M : {65, 72, 96, 128})
     for (int64_t K : {int64_t{256}, int64_t{2048}, cake::kHopperTokenTilesMaxK}) {
+      if (M <= 96 && K >= cake::kHopperTightTokenTilesMinK) continue;  // one tight tile (below)
       const cake::Plan p = cake::plan(M, 4096, K, 128, Arch::SM90, 132);
       EXPECT_EQ(p.program, Program::kHopperSwap64x64) << M << " " << K;
       EXPECT_EQ(p.tiles_m, 2) << M << " " << K;
       EXPECT_EQ(p.split_k, 1) << M << " " << K;
       EXPECT_EQ(p.waves, 1) << M << " " << K;
     }
-  // Past it, the split program (and from kHopperTokenTilePairsMinM tokens the tiles
-  // in multicast pairs: TokenTilesInMulticastPairs).
-  for (int64_t M : {65, 72, 95})
-    EXPECT_EQ(sm90_program(M, 4096, cake::kHopperTokenTilesMaxK + 128), Program::kHopperSwap64x128) << M;
+  // From kHopperTightTokenTilesMinK up to 96 tokens, and past kHopperTokenTilesMaxK,
+  // one token tile tight on them split in two (TightTokenTiles; from
+  // kHopperTokenTilePairsMinM tokens the tiles in multicast pairs where those fill
+  // the SMs: TokenTilesInMulticastPairs).
+  for (int64_t K : {cake::kHopperTokenTilesMaxK, cake::kHopperTokenTilesMaxK + 128}) {
+    for (int64_t M : {65, 72}) EXPECT_EQ(sm90_program(M, 4096, K), Program::kHopperSwap64x80) << M << " " << K;
+    EXPECT_EQ(sm90_program(95, 4096, K), Program::kHopperSwap64x96) << K;
+  }
   // 132 tiles of 64 x 64 (N = 4224), 128 of 48 rows (N = 3072; 96 of 64 would be),
   // 128 of 40 rows (N = 2560; 80 of 64 would be): more than half the SMs.
   for (int64_t N : {4224, 3072, 2560}) {
@@ -960,7 +969,7 @@ TEST(PlanSm90, TightTokenTilesAtLongK) {
     EXPECT_EQ(p.grid, grid);
     EXPECT_EQ(p.waves, 1);
   };
-  const int64_t long_k = cake::kHopperTightTokenTilesMinK;
+  const int64_t long_k = 8192;
   // One tile of 96 tokens in place of 128 (0.888 of the time).
   expect(96, 1280, long_k, Program::kHopperSwap64x96, 4, 20, 80);
   // Two of 80 / 96 split in two in place of 128 x 64 tiles split in four (0.808 / 0.843).
@@ -970,9 +979,28 @@ TEST(PlanSm90, TightTokenTilesAtLongK) {
   // place of 64 split in two (0.925).
   expect(384, 1280, long_k, Program::kHopperSwap64x128, 2, 60, 120);
   expect(288, 512, 16384, Program::kHopperSwap64x96, 4, 24, 96);
-  // Not below kHopperTightTokenTilesMinK, nor at decode.
-  EXPECT_EQ(sm90_program(96, 1280, long_k - 128), Program::kHopperSwap64x128);
+  // From kHopperTightTokenTilesMinK the same where the split stays or the K blocks per
+  // CTA stay many: one tile of 96 / two of 80 in place of 128 / 128 x 64 tiles split in
+  // four (0.880 / 0.749 at K = 4096), two of 80 unsplit in place of two of 64 on 40-row
+  // tiles (M = 80, N = 2304, K = 4096 0.861).
+  const int64_t min_k = cake::kHopperTightTokenTilesMinK;
+  expect(96, 1280, min_k, Program::kHopperSwap64x96, 4, 20, 80);
+  expect(160, 1280, min_k, Program::kHopperSwap64x80, 2, 40, 80);
+  // A two-way split from ...TwoWayMinKBlocks K blocks per CTA up to ...TwoWayMaxM
+  // tokens (M = 256, N = 1280, K = 7168 0.912), below it where the tensor work falls
+  // (M = 80, N = 4096, K = 4096: one tile of 80 split in two in place of two of 64,
+  // 0.975); not at equal work below it, nor past those tokens.
+  const int64_t two_way_k = cake::kHopperTightTokenTilesTwoWayMinKBlocks * 2 * 128;
+  expect(256, 1280, two_way_k, Program::kHopperSwap64x128, 2, 64, 128);
+  expect(80, 4096, min_k, Program::kHopperSwap64x80, 2, 64, 128);
+  EXPECT_EQ(sm90_program(256, 1280, two_way_k - 128), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(128, 4096, min_k), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(cake::kHopperTightTokenTilesTwoWayMaxM + 64, 1024, two_way_k), Program::kHopperSwap64x64);
+  // Not below kHopperTightTokenTilesMinK, nor at decode, nor in place of token tiles in
+  // multicast pairs (their own rule).
+  EXPECT_EQ(sm90_program(96, 1280, min_k - 128), Program::kHopperSwap64x128);
   EXPECT_EQ(sm90_program(64, 1280, long_k), Program::kHopperSwap64x64);
+  EXPECT_EQ(cake::plan(96, 4096, 4112, 128, Arch::SM90, 132).cluster_m, 2);
   // Not on fewer SMs over more than kHopperTightTokenTilesFewerSmsMaxWeightBytes of weights.
   EXPECT_EQ(sm90_program(96, 7168, long_k), Program::kHopperSwap64x128);
   // Not to a larger split with fewer than ...MoreSplitMinKBlocks K blocks per CTA.
