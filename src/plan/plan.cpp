@@ -324,13 +324,17 @@ int64_t busiest_sm_k_work(const Plan& p, int64_t K) {
 // pairs from kHopperFittedTokenTilesLongK up to kHopperFittedTokenTilesLongKMaxM
 // tokens). Single CTAs only in one wave: on several they lost to the 192-row
 // programs' two regions.
+Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int64_t many_waves_percent, int64_t M,
+                            int64_t N, int64_t K, int num_sms);
+
 Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int num_sms) {
   if (M <= kHopperFittedTokenTilesMinM || M > kHopperFittedTokenTilesMaxM) return chosen;
   const bool wide = chosen == Program::kHopper128x128 || chosen == Program::kHopper192x128 ||
                     chosen == Program::kHopperSwap192x128;
   const bool narrow = chosen == Program::kHopperSwap64x64 || chosen == Program::kHopperSwap64x128;
   if (!wide && !narrow) return chosen;
-  const int64_t base = busiest_sm_k_work(plan_sm90_program(chosen, M, N, K, num_sms), K);
+  const Plan before = plan_sm90_program(chosen, M, N, K, num_sms);
+  const int64_t base = busiest_sm_k_work(before, K);
   const Program fitted_wide[] = {Program::kHopperSwap128x80, Program::kHopperSwap128x96};
   const Program fitted_narrow[] = {Program::kHopperSwap64x80, Program::kHopperSwap64x96};
   Program best = chosen;
@@ -341,9 +345,17 @@ Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int 
     if (!paired && q.waves > 1) continue;
     const int64_t work = busiest_sm_k_work(q, K);
     const bool long_k = K >= kHopperFittedTokenTilesLongK && M <= kHopperFittedTokenTilesLongKMaxM && paired;
-    const int64_t percent =
-        long_k ? kHopperFittedTokenTilesMaxWorkPercentLongK : kHopperFittedTokenTilesMaxWorkPercent;
-    if (work * 100 <= base * percent && work < least) least = work, best = fitted;
+    // In place of a split, unsplit pairs in no more waves save its hand-over: equal
+    // work pays, unless the fitted weight tiles would then take the plan (against the
+    // split plan's own they lost).
+    const bool unsplits = long_k && before.split_k > 1 && q.split_k == 1 && q.waves <= before.waves &&
+                          fitted_weight_tiles(q, busiest_sm_k_work(q, K), false,
+                                              kHopperFittedWeightTilesManyWavesMaxWorkPercent, M, N, K,
+                                              num_sms) == fitted;
+    const int64_t percent = unsplits ? 100
+                            : long_k ? kHopperFittedTokenTilesMaxWorkPercentLongK
+                                     : kHopperFittedTokenTilesMaxWorkPercent;
+    if (work * 100 <= base * percent && (work < least || (unsplits && work == least))) least = work, best = fitted;
   }
   return best;
 }

@@ -192,6 +192,18 @@ inline constexpr int64_t kHopperSplitWideTileMaxWorkPercent = 80;
 // / 111.37) and as pairs at the same work (M = 384, N = 8192, K = 7168). Not up to
 // 128 tokens, where the 64- and 128-token tiles fit (at 96 tokens the fitted tiles
 // measured 0.84-1.03 of the plan's time over three calls).
+// In place of a split plan (the 192 x 128 program split in two at long K,
+// kHopperSplitWideTile*), from kHopperFittedTokenTilesLongK up to ...LongKMaxM
+// tokens, unsplit tiles in pairs in no more waves also at the same work, unless the
+// fitted weight tiles would then take the plan (version 52; the hand-over saved pays
+// for the smaller tiles). Against version 51, three alternated runs per shape
+// (docs/results/h200-2026-12-01-v51/experiments/16-*): 24 shapes of 128 weight rows x
+// 96 tokens in pairs in place of 192 x 128 split in two, M = 176..384,
+// N = 3584..8192, K = 8192..18944, 0.877-0.991 (M = 192, N = 7168, K = 8192 25.56 /
+// 22.95; M = 384, N = 4096, K = 16384 47.74 / 42.50); two shapes whose second region
+// moved with it 0.975 / 0.994. Where the 128 x 80 weight tiles then took the plan in
+// place of 128 x 144 split in two it lost (M = 352..512, N = 2304 / 3072:
+// 1.035-1.214).
 inline constexpr int64_t kHopperFittedTokenTilesMinM = 128;
 inline constexpr int64_t kHopperFittedTokenTilesMaxM = 1024;
 inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercent = 80;

@@ -263,7 +263,10 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            Shape{1100, 1544, 3600, 64, false},
                                            // one partial wave of 128 x 128 tiles at long K: 192 x 128
                                            // in split-K pairs instead (version 37), tails in every
-                                           // dimension, the P operand shorter than one tile in the second
+                                           // dimension; where that leaves the work of 128 weight rows x
+                                           // 96 tokens in pairs, those unsplit (version 52; the P
+                                           // operand shorter than one tile in the second)
+                                           Shape{520, 2312, 8208, 128, false},
                                            Shape{376, 4104, 8208, 64, true},
                                            Shape{168, 7176, 8208, 32, false},
                                            // token tiles fitted to the tokens (version 38), tails in

@@ -892,22 +892,48 @@ TEST(Arch, Names) {
 // more than the resident pairs (no split: the grid's M = 512, N = 4096, K = 14336).
 TEST(PlanSm90, SplitWideTilesForOnePartialWaveAtLongK) {
   for (int64_t K : {cake::kHopperSplitWideTileMinK, int64_t{14336}, int64_t{18944}}) {
-    const cake::Plan p = cake::plan(384, 4096, K, 128, Arch::SM90, 132);
+    const cake::Plan p = cake::plan(520, 2312, K, 128, Arch::SM90, 132);
     EXPECT_EQ(name(p), "fp8_hopper_192x128") << K;
     EXPECT_EQ(p.split_k, 2) << K;
-    EXPECT_EQ(p.grid, 128) << K;
+    EXPECT_EQ(p.grid, 114) << K;
   }
-  // Below it, since version 38, tiles of 128 weight rows x 96 tokens in pairs.
-  EXPECT_EQ(sm90_program(384, 4096, cake::kHopperSplitWideTileMinK - 16), Program::kHopperSwap128x96);
+  // Where that split leaves the K-block work of 128 weight rows x 96 tokens in pairs,
+  // those unsplit since version 52 (fitted token tiles; below the K since version 38).
+  for (int64_t K : {cake::kHopperSplitWideTileMinK - 16, cake::kHopperSplitWideTileMinK, int64_t{14336}}) {
+    const cake::Plan p = cake::plan(384, 4096, K, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopperSwap128x96) << K;
+    EXPECT_EQ(p.split_k, 1) << K;
+    EXPECT_EQ(p.cluster_m, 2) << K;
+  }
   EXPECT_EQ(sm90_program(512, 4096, 14336), Program::kHopper128x128);
-  EXPECT_EQ(sm90_program(168, 7176, 8208), Program::kHopper192x128);
-  EXPECT_EQ(sm90_program(376, 4104, 8208), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(168, 7176, 8208), Program::kHopperSwap128x96);
+  EXPECT_EQ(sm90_program(376, 4104, 8208), Program::kHopperSwap128x96);
   // Since version 38 tiles of 128 weight rows x 80 tokens in pairs take 320 tokens
   // (kHopperFittedTokenTilesMaxWorkPercentLongK) and 136.
   EXPECT_EQ(sm90_program(320, 4096, 14336), Program::kHopperSwap128x80);
   EXPECT_EQ(sm90_program(136, 7176, 8208), Program::kHopperSwap128x80);
   // 128 x 128 tiles in two waves keep their plan.
   EXPECT_EQ(sm90_program(512, 8192, 8192), Program::kHopper128x128);
+}
+
+// Version 52: in place of 192 x 128 tiles split in two at long K, token tiles fitted
+// to the tokens in pairs, unsplit, at the same work; not where the 128 x 80 weight
+// tiles would then take the plan (in place of 128 x 144 split in two they lost).
+TEST(PlanSm90, FittedTokenTilesUnsplitInPlaceOfASplit) {
+  for (auto [M, N, K] : {std::tuple{int64_t{192}, int64_t{7168}, int64_t{8192}},
+                         std::tuple{int64_t{384}, int64_t{4096}, int64_t{16384}},
+                         std::tuple{int64_t{176}, int64_t{6144}, int64_t{18944}}}) {
+    const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
+    SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
+    EXPECT_EQ(p.program, Program::kHopperSwap128x96);
+    EXPECT_EQ(p.split_k, 1);
+    EXPECT_EQ(p.cluster_m, 2);
+    EXPECT_EQ(p.waves, 1);
+  }
+  // Where the 128 x 80 weight tiles would then take the plan, the split plan stays.
+  EXPECT_EQ(cake::plan(512, 2304, 8192, 128, Arch::SM90, 132).program, Program::kHopper128x144);
+  EXPECT_EQ(cake::plan(512, 2304, 8192, 128, Arch::SM90, 132).split_k, 2);
+  EXPECT_EQ(cake::plan(384, 3072, 16384, 128, Arch::SM90, 132).program, Program::kHopper128x144);
 }
 
 // Version 38: token tiles of 80 or 96 where they leave the busiest SM at most
