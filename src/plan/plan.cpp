@@ -349,9 +349,8 @@ Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int 
     // work pays, unless the fitted weight tiles would then take the plan (against the
     // split plan's own they lost).
     const bool unsplits = long_k && before.split_k > 1 && q.split_k == 1 && q.waves <= before.waves &&
-                          fitted_weight_tiles(q, busiest_sm_k_work(q, K), false,
-                                              kHopperFittedWeightTilesManyWavesMaxWorkPercent, M, N, K,
-                                              num_sms) == fitted;
+                          fitted_weight_tiles(q, work, false, kHopperFittedWeightTilesManyWavesMaxWorkPercent, M, N,
+                                              K, num_sms) == fitted;
     const int64_t percent = unsplits ? 100
                             : long_k ? kHopperFittedTokenTilesMaxWorkPercentLongK
                                      : kHopperFittedTokenTilesMaxWorkPercent;
