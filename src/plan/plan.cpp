@@ -388,8 +388,9 @@ Program tight_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int n
     sm90::with_shape(q.program, [&](auto shape) { rows = decltype(shape)::kBlockP; });
     return q.waves * ceil_div(ceil_div(K, sm90::kStageK), q.split_k) * q.tile_m * rows;
   };
+  const int64_t work_before = tensor_work(before), work_after = tensor_work(after);
   const bool four_way = chosen == Program::kHopperSwap128x64;  // its hand-over costs more than its work share
-  const bool no_more_work = four_way || tensor_work(after) <= tensor_work(before);
+  const bool no_more_work = four_way || work_after <= work_before;
   const bool one_wave = before.waves == 1 && after.waves == 1;
   const bool enough_sms = after.grid >= before.grid || N * K <= kHopperTightTokenTilesFewerSmsMaxWeightBytes;
   // A larger split hands its partial sums over once per tile, whatever the K blocks:
@@ -401,7 +402,7 @@ Program tight_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int n
   const bool long_enough =
       after.split_k <= before.split_k || blocks >= kHopperTightTokenTilesMoreSplitMinKBlocks ||
       (two_way && ((blocks >= kHopperTightTokenTilesTwoWayMinKBlocks && M <= kHopperTightTokenTilesTwoWayMaxM) ||
-                   tensor_work(after) < tensor_work(before)));
+                   work_after < work_before));
   return one_wave && no_more_work && enough_sms && long_enough ? tight : chosen;
 }
 
