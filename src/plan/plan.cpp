@@ -395,14 +395,14 @@ Program tight_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int n
   const bool enough_sms = after.grid >= before.grid || N * K <= kHopperTightTokenTilesFewerSmsMaxWeightBytes;
   // A larger split hands its partial sums over once per tile, whatever the K blocks:
   // it pays from ...MoreSplitMinKBlocks per CTA, for two ways from
-  // ...TwoWayMinKBlocks up to ...TwoWayMaxM tokens, and at any length where two
-  // ways also cut the tensor work.
+  // ...TwoWayMinKBlocks up to ...TwoWayMaxM tokens, and from K = ...WorkCutMinK
+  // where two ways also cut the tensor work.
   const int64_t blocks = ceil_div(K, sm90::kStageK * after.split_k);
   const bool two_way = after.split_k == 2;
   const bool long_enough =
       after.split_k <= before.split_k || blocks >= kHopperTightTokenTilesMoreSplitMinKBlocks ||
       (two_way && ((blocks >= kHopperTightTokenTilesTwoWayMinKBlocks && M <= kHopperTightTokenTilesTwoWayMaxM) ||
-                   work_after < work_before));
+                   (work_after < work_before && K >= kHopperTightTokenTilesTwoWayWorkCutMinK)));
   return one_wave && no_more_work && enough_sms && long_enough ? tight : chosen;
 }
 

@@ -258,12 +258,23 @@ inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 // pairs (kHopperTokenTilePairs*, their own measured rule). Of the 230 plans it moves
 // beyond version 50's, 67 were measured, three alternated runs each: 0.758-1.006,
 // geomean 0.911, none slower by more than 2%.
-inline constexpr int64_t kHopperTightTokenTilesMinK = 4096;
+// Version 53 took it down to K = 2048 (docs/results/h200-2026-12-01-v53/): a forced scan
+// at K = 2048 / 3072 found one tile of 80 / 96 tokens in place of 128 at 0.79-0.90
+// (M = 65..96, N = 768 / 1280 split in four; N = 4608 unsplit), two of 80 / 96 in place
+// of 128 x 64 tiles split in four at 0.73-0.90 (M = 144..192, N = 768 / 1280); but the
+// two-way split that cuts the tensor work lost there at 8 K blocks per CTA (M = 65..96,
+// N = 2304, K = 2048 1.054-1.132) and, at 14, in place of 64-token tiles of 48 to 64
+// weight rows (M = 65 / 96, N = 3072..4096, K = 3584 0.976-1.049), so that exception
+// holds from K = kHopperTightTokenTilesTwoWayWorkCutMinK only (version 51's range). Of
+// the 129 plans it moves beyond version 52's, 45 were measured, three alternated runs
+// each: 0.779-0.991, geomean 0.878.
+inline constexpr int64_t kHopperTightTokenTilesMinK = 2048;
 inline constexpr int64_t kHopperTightTokenTilesMaxM = 768;
 inline constexpr int64_t kHopperTightTokenTilesFewerSmsMaxWeightBytes = int64_t{40} << 20;
 inline constexpr int64_t kHopperTightTokenTilesMoreSplitMinKBlocks = 32;
 inline constexpr int64_t kHopperTightTokenTilesTwoWayMinKBlocks = 24;
 inline constexpr int64_t kHopperTightTokenTilesTwoWayMaxM = 384;
+inline constexpr int64_t kHopperTightTokenTilesTwoWayWorkCutMinK = 4096;
 
 // Weight tiles fitted to the weights: past decode (kHopperSwapMaxM tokens, where the
 // plan leaves the swap programs), where the plan is the 128 x 128 or a 192-row program

@@ -1002,20 +1002,28 @@ TEST(PlanSm90, TightTokenTilesAtLongK) {
   expect(288, 512, 16384, Program::kHopperSwap64x96, 4, 24, 96);
   // From kHopperTightTokenTilesMinK the same where the split stays or the K blocks per
   // CTA stay many: one tile of 96 / two of 80 in place of 128 / 128 x 64 tiles split in
-  // four (0.880 / 0.749 at K = 4096), two of 80 unsplit in place of two of 64 on 40-row
-  // tiles (M = 80, N = 2304, K = 4096 0.861).
+  // four (0.880 / 0.749 at K = 4096; 0.880 / 0.826 at K = 2048), two of 80 unsplit in
+  // place of two of 64 on 40-row tiles (M = 80, N = 2304, K = 4096 0.861), one of 80
+  // unsplit in place of one of 128 (M = 65, N = 4608, K = 2048 0.837).
   const int64_t min_k = cake::kHopperTightTokenTilesMinK;
   expect(96, 1280, min_k, Program::kHopperSwap64x96, 4, 20, 80);
   expect(160, 1280, min_k, Program::kHopperSwap64x80, 2, 40, 80);
+  expect(96, 1280, 4096, Program::kHopperSwap64x96, 4, 20, 80);
+  expect(160, 1280, 4096, Program::kHopperSwap64x80, 2, 40, 80);
+  expect(65, 4608, min_k, Program::kHopperSwap64x80, 1, 72, 72);
   // A two-way split from ...TwoWayMinKBlocks K blocks per CTA up to ...TwoWayMaxM
-  // tokens (M = 256, N = 1280, K = 7168 0.912), below it where the tensor work falls
-  // (M = 80, N = 4096, K = 4096: one tile of 80 split in two in place of two of 64,
-  // 0.975); not at equal work below it, nor past those tokens.
+  // tokens (M = 256, N = 1280, K = 7168 0.912), below it from K = ...WorkCutMinK where
+  // the tensor work falls (M = 80, N = 4096, K = 4096: one tile of 80 split in two in
+  // place of two of 64, 0.975); not at equal work below it, nor past those tokens, nor
+  // below that K (M = 96, N = 3840, K = 3584 1.049).
   const int64_t two_way_k = cake::kHopperTightTokenTilesTwoWayMinKBlocks * 2 * 128;
+  const int64_t work_cut_k = cake::kHopperTightTokenTilesTwoWayWorkCutMinK;
   expect(256, 1280, two_way_k, Program::kHopperSwap64x128, 2, 64, 128);
-  expect(80, 4096, min_k, Program::kHopperSwap64x80, 2, 64, 128);
+  expect(80, 4096, work_cut_k, Program::kHopperSwap64x80, 2, 64, 128);
   EXPECT_EQ(sm90_program(256, 1280, two_way_k - 128), Program::kHopperSwap64x64);
-  EXPECT_EQ(sm90_program(128, 4096, min_k), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(128, 4096, work_cut_k), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(80, 4096, work_cut_k - 128), Program::kHopperSwap64x64);
+  EXPECT_EQ(sm90_program(96, 3840, 3584), Program::kHopperSwap64x64);
   EXPECT_EQ(sm90_program(cake::kHopperTightTokenTilesTwoWayMaxM + 64, 1024, two_way_k), Program::kHopperSwap64x64);
   // Not below kHopperTightTokenTilesMinK, nor at decode, nor in place of token tiles in
   // multicast pairs (their own rule).
