@@ -322,8 +322,9 @@ int64_t busiest_sm_k_work(const Plan& p, int64_t K) {
 // programs) that leaves the busiest SM the least K-block work, when that is at
 // most kHopperFittedTokenTilesMaxWorkPercent of the chosen plan's (...LongK in CTA
 // pairs from kHopperFittedTokenTilesLongK up to kHopperFittedTokenTilesLongKMaxM
-// tokens). Single CTAs only in one wave: on several they lost to the 192-row
-// programs' two regions.
+// tokens, and from ...ManyWavesMinK in place of the 192 x 128 program on
+// ...ManyWavesMinWaves waves or more). Single CTAs only in one wave: on several they
+// lost to the 192-row programs' two regions.
 Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int64_t many_waves_percent, int64_t M,
                             int64_t N, int64_t K, int num_sms);
 
@@ -351,9 +352,16 @@ Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int 
     const bool unsplits = long_k && before.split_k > 1 && q.split_k == 1 && q.waves <= before.waves &&
                           fitted_weight_tiles(q, work, false, kHopperFittedWeightTilesManyWavesMaxWorkPercent, M, N,
                                               K, num_sms) == fitted;
-    const int64_t percent = unsplits ? 100
-                            : long_k ? kHopperFittedTokenTilesMaxWorkPercentLongK
-                                     : kHopperFittedTokenTilesMaxWorkPercent;
+    // Below that K, in pairs in place of the 192 x 128 program on many waves, unless
+    // the fitted weight tiles would take that plan: its last wave is a small share.
+    const bool many_waves = paired && chosen == Program::kHopper192x128 &&
+                            before.waves >= kHopperFittedTokenTilesManyWavesMinWaves &&
+                            K >= kHopperFittedTokenTilesManyWavesMinK && M <= kHopperFittedTokenTilesLongKMaxM &&
+                            fitted_weight_tiles(before, base, false, kHopperFittedWeightTilesManyWavesMaxWorkPercent, M,
+                                                N, K, num_sms) == chosen;
+    const int64_t percent = unsplits                 ? 100
+                            : long_k || many_waves ? kHopperFittedTokenTilesMaxWorkPercentLongK
+                                                   : kHopperFittedTokenTilesMaxWorkPercent;
     if (work * 100 <= base * percent && (work < least || (unsplits && work == least))) least = work, best = fitted;
   }
   return best;

@@ -210,6 +210,19 @@ inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercent = 80;
 inline constexpr int64_t kHopperFittedTokenTilesLongK = 7168;
 inline constexpr int64_t kHopperFittedTokenTilesLongKMaxM = 512;
 inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
+// Version 54: below kHopperFittedTokenTilesLongK, from ...ManyWavesMinK, the same 90%
+// in pairs up to ...LongKMaxM tokens in place of the 192 x 128 program on
+// ...ManyWavesMinWaves waves or more (whose last wave is then a small share), unless
+// the fitted weight tiles would take that plan (docs/results/h200-2026-12-01-v53/
+// experiments/21-*, against version 53, three alternated runs per shape): 96 tokens in
+// pairs at M = 176 / 192, N = 37888, K = 3584..6144 0.842-0.944 (M = 192, K = 4096
+// 70.64 / 59.50); M = 352 / 384, N = 28672 / 37888 0.886-1.007; every plan it moves
+// (18 dense, 3 serving) measured, geomean 0.938. The candidate without those limits
+// lost in place of 128 x 144 (M = 352..512, N = 13824 / 18944: 1.025-1.136), of two
+// regions (M = 448, N = 14336: 0.996-1.110) and at K = 1024 / 2048 (M = 176 / 352 /
+// 384: 1.023-1.139; M = 192 / 288 / 320 won 0.876-0.978).
+inline constexpr int64_t kHopperFittedTokenTilesManyWavesMinK = 3584;
+inline constexpr int64_t kHopperFittedTokenTilesManyWavesMinWaves = 3;
 
 // Token tiles tight on the tokens from mid K: past decode, from
 // kHopperTightTokenTilesMinK, up to kHopperTightTokenTilesMaxM tokens, where the

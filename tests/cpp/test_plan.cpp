@@ -966,6 +966,20 @@ TEST(PlanSm90, FittedTokenTiles) {
   EXPECT_EQ(sm90_program(640, 7168, 8192), Program::kHopper128x144);
   // Not on two waves of 96-token tiles (there weight tiles of 144 are fitted instead).
   EXPECT_EQ(sm90_program(1024, 4608, 3584), Program::kHopper128x144);
+  // From kHopperFittedTokenTilesManyWavesMinK, up to 90% of the work in pairs in
+  // place of the 192 x 128 program on three waves or more (M = 192, N = 37888: five
+  // waves of 96-token tiles against three of 192 x 128, 5/6 of the work); not below
+  // that K, not where the fitted weight tiles or two regions take the plan.
+  const int64_t many_waves_k = cake::kHopperFittedTokenTilesManyWavesMinK;
+  for (int64_t K : {many_waves_k, int64_t{4096}, int64_t{6144}}) {
+    const cake::Plan p = cake::plan(192, 37888, K, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopperSwap128x96) << K;
+    EXPECT_EQ(p.cluster_m, 2) << K;
+    EXPECT_EQ(p.waves, 5) << K;
+  }
+  EXPECT_EQ(sm90_program(192, 37888, 2048), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(384, 18944, 4096), Program::kHopper128x144);
+  EXPECT_EQ(cake::plan(448, 14336, many_waves_k, 128, Arch::SM90, 132).head_m, 192);
   // Past kHopperFittedTokenTilesMaxM, never.
   EXPECT_EQ(sm90_program(cake::kHopperFittedTokenTilesMaxM + 64, 6144, 4096), Program::kHopper192x128);
   // The grid's shapes keep their programs: 128 tokens are 80 + 48 (more work than one tile of 128),
