@@ -336,6 +336,16 @@ Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int 
   if (!wide && !narrow) return chosen;
   const Plan before = plan_sm90_program(chosen, M, N, K, num_sms);
   const int64_t base = busiest_sm_k_work(before, K);
+  // Pairs up to ...LongKMaxM tokens take up to ...MaxWorkPercentLongK from
+  // kHopperFittedTokenTilesLongK, and below it in place of the 192 x 128 program on
+  // many waves (its last wave then a small share), unless the fitted weight tiles
+  // would take that plan.
+  const bool pairs_up_to_max_m = M <= kHopperFittedTokenTilesLongKMaxM;
+  const bool many_waves = pairs_up_to_max_m && chosen == Program::kHopper192x128 &&
+                          before.waves >= kHopperFittedTokenTilesManyWavesMinWaves &&
+                          K >= kHopperFittedTokenTilesManyWavesMinK &&
+                          fitted_weight_tiles(before, base, false, kHopperFittedWeightTilesManyWavesMaxWorkPercent, M, N,
+                                              K, num_sms) == chosen;
   const Program fitted_wide[] = {Program::kHopperSwap128x80, Program::kHopperSwap128x96};
   const Program fitted_narrow[] = {Program::kHopperSwap64x80, Program::kHopperSwap64x96};
   Program best = chosen;
@@ -345,23 +355,16 @@ Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int 
     const bool paired = q.cluster_m == 2;
     if (!paired && q.waves > 1) continue;
     const int64_t work = busiest_sm_k_work(q, K);
-    const bool long_k = K >= kHopperFittedTokenTilesLongK && M <= kHopperFittedTokenTilesLongKMaxM && paired;
+    const bool long_k = K >= kHopperFittedTokenTilesLongK && pairs_up_to_max_m && paired;
     // In place of a split, unsplit pairs in no more waves save its hand-over: equal
     // work pays, unless the fitted weight tiles would then take the plan (against the
     // split plan's own they lost).
     const bool unsplits = long_k && before.split_k > 1 && q.split_k == 1 && q.waves <= before.waves &&
                           fitted_weight_tiles(q, work, false, kHopperFittedWeightTilesManyWavesMaxWorkPercent, M, N,
                                               K, num_sms) == fitted;
-    // Below that K, in pairs in place of the 192 x 128 program on many waves, unless
-    // the fitted weight tiles would take that plan: its last wave is a small share.
-    const bool many_waves = paired && chosen == Program::kHopper192x128 &&
-                            before.waves >= kHopperFittedTokenTilesManyWavesMinWaves &&
-                            K >= kHopperFittedTokenTilesManyWavesMinK && M <= kHopperFittedTokenTilesLongKMaxM &&
-                            fitted_weight_tiles(before, base, false, kHopperFittedWeightTilesManyWavesMaxWorkPercent, M,
-                                                N, K, num_sms) == chosen;
-    const int64_t percent = unsplits                 ? 100
-                            : long_k || many_waves ? kHopperFittedTokenTilesMaxWorkPercentLongK
-                                                   : kHopperFittedTokenTilesMaxWorkPercent;
+    const int64_t percent = unsplits                              ? 100
+                            : long_k || (paired && many_waves) ? kHopperFittedTokenTilesMaxWorkPercentLongK
+                                                                : kHopperFittedTokenTilesMaxWorkPercent;
     if (work * 100 <= base * percent && (work < least || (unsplits && work == least))) least = work, best = fitted;
   }
   return best;

@@ -900,10 +900,8 @@ TEST(PlanSm90, SplitWideTilesForOnePartialWaveAtLongK) {
   // Where that split leaves the K-block work of 128 weight rows x 96 tokens in pairs,
   // those unsplit since version 52 (fitted token tiles; below the K since version 38).
   for (int64_t K : {cake::kHopperSplitWideTileMinK - 16, cake::kHopperSplitWideTileMinK, int64_t{14336}}) {
-    const cake::Plan p = cake::plan(384, 4096, K, 128, Arch::SM90, 132);
-    EXPECT_EQ(p.program, Program::kHopperSwap128x96) << K;
-    EXPECT_EQ(p.split_k, 1) << K;
-    EXPECT_EQ(p.cluster_m, 2) << K;
+    expect_one_region_plan(OneRegionPlan{384, 4096, K, Program::kHopperSwap128x96, 2, 128, 1});
+    EXPECT_EQ(cake::plan(384, 4096, K, 128, Arch::SM90, 132).cluster_m, 2) << K;  // pairs along the tokens
   }
   EXPECT_EQ(sm90_program(512, 4096, 14336), Program::kHopper128x128);
   EXPECT_EQ(sm90_program(168, 7176, 8208), Program::kHopperSwap128x96);
@@ -972,10 +970,8 @@ TEST(PlanSm90, FittedTokenTiles) {
   // that K, not where the fitted weight tiles or two regions take the plan.
   const int64_t many_waves_k = cake::kHopperFittedTokenTilesManyWavesMinK;
   for (int64_t K : {many_waves_k, int64_t{4096}, int64_t{6144}}) {
-    const cake::Plan p = cake::plan(192, 37888, K, 128, Arch::SM90, 132);
-    EXPECT_EQ(p.program, Program::kHopperSwap128x96) << K;
-    EXPECT_EQ(p.cluster_m, 2) << K;
-    EXPECT_EQ(p.waves, 5) << K;
+    expect_one_region_plan(OneRegionPlan{192, 37888, K, Program::kHopperSwap128x96, 2, 592, 5});
+    EXPECT_EQ(cake::plan(192, 37888, K, 128, Arch::SM90, 132).cluster_m, 2) << K;  // pairs along the tokens
   }
   EXPECT_EQ(sm90_program(192, 37888, 2048), Program::kHopper192x128);
   EXPECT_EQ(sm90_program(384, 18944, 4096), Program::kHopper128x144);
