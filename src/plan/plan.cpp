@@ -370,7 +370,7 @@ Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int 
   return best;
 }
 
-// From mid K past decode (kHopperTightTokenTiles*): in place of the 64-token
+// Past decode from K = 512 (kHopperTightTokenTiles*): in place of the 64-token
 // swap tiles, of one 128-token tile or of 128-row weight tiles split in four, the
 // 64-row swap program whose token tiles (80, 96 or 128 tokens) cover M in the
 // fewest tiles, then with the least padding: each weight row is read once per token

@@ -224,7 +224,7 @@ inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 inline constexpr int64_t kHopperFittedTokenTilesManyWavesMinK = 3584;
 inline constexpr int64_t kHopperFittedTokenTilesManyWavesMinWaves = 3;
 
-// Token tiles tight on the tokens from mid K: past decode, from
+// Token tiles tight on the tokens: past decode, from
 // kHopperTightTokenTilesMinK, up to kHopperTightTokenTilesMaxM tokens, where the
 // plan chose the 64-row swap programs on 64 tokens, on one tile of 128, or 128-row
 // weight tiles on 64 tokens split in four (fp8_hopper_swap_128x64), the 64-row swap
@@ -281,7 +281,12 @@ inline constexpr int64_t kHopperFittedTokenTilesManyWavesMinWaves = 3;
 // holds from K = kHopperTightTokenTilesTwoWayWorkCutMinK only (version 51's range). Of
 // the 129 plans it moves beyond version 52's, 45 were measured, three alternated runs
 // each: 0.779-0.991, geomean 0.878.
-inline constexpr int64_t kHopperTightTokenTilesMinK = 2048;
+// Version 55 took it down to K = 512 (docs/results/h200-2026-12-01-v55/): a forced scan
+// of 19 of the plans it moves at K = 1024 measured 0.729-0.946, and of the 57 it moves
+// over the dense and serving shapes (K >= 1024) plus 61 at K = 512 / 768, 42 more were
+// measured against version 54, three alternated runs each: 0.723-0.979, geomean 0.858
+// (M = 160, N = 1024, K = 768 6.14 -> 4.44 us; M = 65, N = 512, K = 512 5.43 -> 4.28).
+inline constexpr int64_t kHopperTightTokenTilesMinK = 512;
 inline constexpr int64_t kHopperTightTokenTilesMaxM = 768;
 inline constexpr int64_t kHopperTightTokenTilesFewerSmsMaxWeightBytes = int64_t{40} << 20;
 inline constexpr int64_t kHopperTightTokenTilesMoreSplitMinKBlocks = 32;

@@ -1012,15 +1012,19 @@ TEST(PlanSm90, TightTokenTilesAtLongK) {
   expect(288, 512, 16384, Program::kHopperSwap64x96, 4, 24, 96);
   // From kHopperTightTokenTilesMinK the same where the split stays or the K blocks per
   // CTA stay many: one tile of 96 / two of 80 in place of 128 / 128 x 64 tiles split in
-  // four (0.880 / 0.749 at K = 4096; 0.880 / 0.826 at K = 2048), two of 80 unsplit in
-  // place of two of 64 on 40-row tiles (M = 80, N = 2304, K = 4096 0.861), one of 80
-  // unsplit in place of one of 128 (M = 65, N = 4608, K = 2048 0.837).
+  // four (0.880 / 0.749 at K = 4096; 0.880 / 0.826 at K = 2048; M = 65, N = 512 0.790,
+  // M = 144, N = 1024 0.736 at K = 512), two of 80 unsplit in place of two of 64 on
+  // 40-row tiles (M = 80, N = 2304, K = 4096 0.861), one of 80 unsplit in place of one
+  // of 128 (M = 65, N = 4608, K = 2048 0.837; N = 5120, K = 512 0.869).
   const int64_t min_k = cake::kHopperTightTokenTilesMinK;
-  expect(96, 1280, min_k, Program::kHopperSwap64x96, 4, 20, 80);
-  expect(160, 1280, min_k, Program::kHopperSwap64x80, 2, 40, 80);
+  expect(65, 512, min_k, Program::kHopperSwap64x80, 4, 8, 32);
+  expect(144, 1024, min_k, Program::kHopperSwap64x80, 2, 32, 64);
+  expect(65, 5120, min_k, Program::kHopperSwap64x80, 1, 80, 80);
+  expect(96, 1280, 2048, Program::kHopperSwap64x96, 4, 20, 80);
+  expect(160, 1280, 2048, Program::kHopperSwap64x80, 2, 40, 80);
   expect(96, 1280, 4096, Program::kHopperSwap64x96, 4, 20, 80);
   expect(160, 1280, 4096, Program::kHopperSwap64x80, 2, 40, 80);
-  expect(65, 4608, min_k, Program::kHopperSwap64x80, 1, 72, 72);
+  expect(65, 4608, 2048, Program::kHopperSwap64x80, 1, 72, 72);
   // A two-way split from ...TwoWayMinKBlocks K blocks per CTA up to ...TwoWayMaxM
   // tokens (M = 256, N = 1280, K = 7168 0.912), below it from K = ...WorkCutMinK where
   // the tensor work falls (M = 80, N = 4096, K = 4096: one tile of 80 split in two in
@@ -1037,7 +1041,7 @@ TEST(PlanSm90, TightTokenTilesAtLongK) {
   EXPECT_EQ(sm90_program(cake::kHopperTightTokenTilesTwoWayMaxM + 64, 1024, two_way_k), Program::kHopperSwap64x64);
   // Not below kHopperTightTokenTilesMinK, nor at decode, nor in place of token tiles in
   // multicast pairs (their own rule).
-  EXPECT_EQ(sm90_program(96, 1280, min_k - 128), Program::kHopperSwap64x128);
+  EXPECT_EQ(sm90_program(65, 5120, min_k - 128), Program::kHopperSwap64x128);
   EXPECT_EQ(sm90_program(64, 1280, long_k), Program::kHopperSwap64x64);
   EXPECT_EQ(cake::plan(96, 4096, 4112, 128, Arch::SM90, 132).cluster_m, 2);
   // Not on fewer SMs over more than kHopperTightTokenTilesFewerSmsMaxWeightBytes of weights.
