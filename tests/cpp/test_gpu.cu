@@ -254,6 +254,13 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // the last weight tile of 120 rows)
                                            Shape{200, 4104, 2064, 64, true},
                                            Shape{2040, 504, 2064, 128, false},
+                                           // token tiles tight on the tokens at short K (version 55):
+                                           // fp8_hopper_swap_64x96 on one tile of 90 tokens split in
+                                           // four over 5 K blocks (the last weight tile of 40 rows);
+                                           // fp8_hopper_swap_64x80 on two (the second of 70) split in
+                                           // two (the last weight tile of 8)
+                                           Shape{90, 1000, 528, 128, true},
+                                           Shape{150, 1032, 784, 32, false},
                                            // promotion every 128 K from K = 3072 (version 36), under
                                            // the full bar: at the threshold (fp8_hopper_swap_64x128,
                                            // 40-row weight tiles, tails in M and N) and past it with a
