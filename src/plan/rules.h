@@ -447,8 +447,18 @@ inline constexpr int64_t kHopperMulticastMinWaves = 3;
 // 3072 0.764, 4096 0.792, 8192 0.604, 16400 0.616, 65536 0.506
 // (bench/accuracy_torch.py). From 3072 on since version 36 (4096 before), with
 // the margin K = 4096 had: serving shapes at K = 3584 (Qwen2.5-7B's hidden size,
-// Llama-3-70B's down projection over 8 GPUs) were 1.29-1.42x cuBLASLt.
-inline constexpr int64_t kHopperLongPromotionMinK = 3072;
+// Llama-3-70B's down projection over 8 GPUs) were 1.29-1.42x cuBLASLt. From 2048
+// since version 56, where cuBLASLt's accurate mode, whose outputs this depth gives
+// bit for bit wherever compared (K = 1024, K >= 3072), measures 0.880 of the bar
+// (docs/results/h200-2026-12-01-v36/experiments/05-*): the serving shapes at K = 2048 (the hidden
+// size of 1B-class models) were 1.27-1.35x cuBLASLt; against version 55, two
+// alternated runs per shape (docs/results/h200-2026-12-01-v55/), all 13 serving
+// shapes it changes and 13 of the dense sweep's 884 (52 of them change program:
+// kHopperWideTileMaxWorkPercentLongPromotion goes with the depth) ran
+// 0.795-0.978 of the time, geomean 0.905 (M = 2048, N = 8192 75.24 -> 62.67 us;
+// M = 2560, N = 2560 33.78 -> 26.84); the GPU suite's two shapes at K = 2064 hold
+// the full bar at this depth.
+inline constexpr int64_t kHopperLongPromotionMinK = 2048;
 
 // Two regions: where a three-consumer program leaves its last wave partly idle,
 // the first rows (fp8_hopper_192x128) or columns (fp8_hopper_swap_192x128, whose

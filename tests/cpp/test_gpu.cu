@@ -251,7 +251,8 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // instead, fp8_hopper_swap_64x128 (the second token tile
                                            // of 72 tokens, the last weight tile of 8 rows, a K tail)
                                            // and fp8_hopper_swap_128x64 (the last token tile of 56,
-                                           // the last weight tile of 120 rows)
+                                           // the last weight tile of 120 rows); both promote every
+                                           // 128 K since version 56, under the full bar
                                            Shape{200, 4104, 2064, 64, true},
                                            Shape{2040, 504, 2064, 128, false},
                                            // token tiles tight on the tokens at short K (version 55):
@@ -261,8 +262,8 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // two (the last weight tile of 8)
                                            Shape{90, 1000, 528, 128, true},
                                            Shape{150, 1032, 784, 32, false},
-                                           // promotion every 128 K from K = 3072 (version 36), under
-                                           // the full bar: at the threshold (fp8_hopper_swap_64x128,
+                                           // promotion every 128 K from K = 3072 (version 36; 2048 since 56), under
+                                           // the full bar: at version 36's threshold (fp8_hopper_swap_64x128,
                                            // 40-row weight tiles, tails in M and N) and past it with a
                                            // K tail (fp8_hopper_128x128; fp8_hopper_128x112 since
                                            // version 39)
@@ -529,7 +530,7 @@ TEST_P(GpuSplitKWalk, MatchesFp64ReferenceAndRepeats) {
   const auto with = p.reference(true), without = p.reference(false);
   int tried = 0;
   for (int split : {2, 4, 8}) {
-    // Both promotion depths. The plan promotes every 128 K only from K = 4096 on:
+    // Both promotion depths. The plan promotes every 128 K only from K = 2048 on:
     // here, at K = 528, that depth's own error reaches 1.1-1.2 bars (src/plan/rules.h),
     // so it is held to 2; a fault of the walk itself is off by far more.
     for (int promotion_k : {64, 128}) {

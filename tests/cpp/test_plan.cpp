@@ -110,7 +110,7 @@ TEST(PlanSm90, SmallMSwapsAB) {
 }
 
 TEST(PlanSm90, PersistentGridIsMinOfTilesAndSms) {
-  cake::Plan p = cake::plan(2048, 8192, 2048, 64, Arch::SM90, 132);
+  cake::Plan p = cake::plan(2048, 8192, 1024, 64, Arch::SM90, 132);
   EXPECT_EQ(p.tiles, 16 * 64);
   EXPECT_EQ(p.grid, 132);
   EXPECT_EQ(p.workers, 132);
@@ -631,14 +631,14 @@ TEST(PlanSm90, TurnedWideTileWhenItSavesWaves) {
   // More work on the busiest SM: the two-set 128 x 128 program.
   EXPECT_EQ(sm90_program(512, 4096), Program::kHopper128x128);   // one wave either way
   EXPECT_EQ(sm90_program(512, 8192), Program::kHopper128x128);   // two waves either way
-  EXPECT_EQ(sm90_program(2048, 4096, 2048), Program::kHopper128x128);  // 4 waves against 3 (112.5%)
+  EXPECT_EQ(sm90_program(2048, 4096, 1024), Program::kHopper128x128);  // 4 waves against 3 (112.5%)
   EXPECT_EQ(sm90_program(512, 6144, 4096, 192), Program::kHopper128x128);  // 192 SMs: one wave of 128 x 128
   // At the threshold with promotion every 64 K (kHopperWideTileMaxWorkPercent = 105):
   // M = 2048, N = 28672 is 3584 tiles (28 waves, 458752 elements) against 2464 along
   // M and 2400 turned (19 waves, 466944: 101.8%); M = 512 is 896 tiles (7 waves,
   // 114688) against 600 turned (5 waves, 122880: 107%).
-  EXPECT_EQ(sm90_program(2048, 28672, 2048), Program::kHopper192x128);
-  EXPECT_EQ(sm90_program(512, 28672, 2048), Program::kHopper128x128);
+  EXPECT_EQ(sm90_program(2048, 28672, 1024), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(512, 28672, 1024), Program::kHopper128x128);
   // Every 128 K (K >= kHopperLongPromotionMinK) the threshold is
   // kHopperWideTileMaxWorkPercentLongPromotion = 115: 112.5% and 107% take the
   // 192-row tiles, 150% does not.
