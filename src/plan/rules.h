@@ -453,8 +453,9 @@ inline constexpr int64_t kHopperMulticastMinWaves = 3;
 // (docs/results/h200-2026-12-01-v36/experiments/05-*): the serving shapes at K = 2048 (the hidden
 // size of 1B-class models) were 1.27-1.35x cuBLASLt; against version 55, two
 // alternated runs per shape (docs/results/h200-2026-12-01-v55/), all 13 serving
-// shapes it changes and 13 of the dense sweep's 884 (52 of them change program:
-// kHopperWideTileMaxWorkPercentLongPromotion goes with the depth) ran
+// shapes it changes and 13 of the dense sweep's 884 moved plans (52 of the 884 also
+// change program or regions, kHopperWideTileMaxWorkPercentLongPromotion going with
+// the depth; 10 of the 13 measured do) ran
 // 0.795-0.978 of the time, geomean 0.905 (M = 2048, N = 8192 75.24 -> 62.67 us;
 // M = 2560, N = 2560 33.78 -> 26.84); the GPU suite's two shapes at K = 2064 hold
 // the full bar at this depth.
