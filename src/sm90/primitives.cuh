@@ -117,8 +117,6 @@ __device__ __forceinline__ void tma_store(const CUtensorMap* map, const void* sm
   cute::SM90_TMA_STORE_2D::copy(map, smem, c0, c1);
 }
 
-// L2 eviction hint for TMA loads (the createpolicy encoding CuTe calls EVICT_NORMAL).
-inline constexpr uint64_t kEvictNormal = 0x1000000000000000ull;
 
 // ---------------------------------------------------------------------------------
 // Programmatic dependent launch. Before grid_dependency_wait() nothing an earlier

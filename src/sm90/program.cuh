@@ -10,8 +10,9 @@
 // one CTA per tile, no cluster. Per CTA:
 //   warpgroup 0      producer: one thread streams 128-byte-wide K slices of both
 //                    operands into a ring of shared-memory stages with TMA,
-//                    completing on mbarriers: first its share of the K loop of a/b
-//                    (FP8), then, on the cluster's leader when the adapter is on,
+//                    completing on mbarriers (an operand that only this CTA or
+//                    pair reads with an evict-first L2 hint, launch.cpp): first its
+//                    share of the K loop of a/b (FP8), then, on the cluster's leader when the adapter is on,
 //                    r/64 slices of d/lora_b (BF16) through the same ring, and
 //                    ring stages for the other CTAs' partial sums (split-K).
 //   warpgroups 1..   consumers: each owns 64 rows of the P operand (and, where the
@@ -219,21 +220,21 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], bytes);
         // The shared operand's part by multicast (pairs), the other operand's box
         // alone (none past its last tile).
-        auto fill = [&](auto shared_c, const CUtensorMap* map, uint8_t* dst, int row) {
+        auto fill = [&](auto shared_c, const CUtensorMap* map, uint8_t* dst, int row, uint64_t hint) {
           if constexpr (decltype(shared_c)::value) {
             if (multicast > 1) {
               tma_load_multicast(map, bar, 0b11, dst + slice_row * kRowBytes, k, row + static_cast<int>(slice_row),
-                                 kEvictNormal);
+                                 hint);
               return;
             }
           } else {
             if (!map) return;
           }
-          tma_load(map, bar, dst, k, row, kEvictNormal);
+          tma_load(map, bar, dst, k, row, hint);
         };
         uint8_t* const p_dst = ring + stage * kStageBytes;
-        fill(std::integral_constant<bool, !kShareQ>{}, p_map, p_dst, row_p);
-        fill(std::integral_constant<bool, kShareQ>{}, q_map, p_dst + kPBytes, row_q);
+        fill(std::integral_constant<bool, !kShareQ>{}, p_map, p_dst, row_p, params.p_hint);
+        fill(std::integral_constant<bool, kShareQ>{}, q_map, p_dst + kPBytes, row_q, params.q_hint);
         if (++stage == kStages) stage = 0, phase ^= 1;
       };
       uint32_t taken_phase = 0;

@@ -13,6 +13,10 @@
 
 namespace cake::sm90 {
 
+// L2 eviction hints of TMA loads (createpolicy encodings, as CuTe's CacheHintSm90).
+inline constexpr uint64_t kEvictNormal = 0x1000000000000000ull;
+inline constexpr uint64_t kEvictFirst = 0x12F0000000000000ull;
+
 struct ProgramParams {
   uint32_t tiles_p, tiles_q, raster_group;
   uint32_t k_blocks;     // ceil(K / kStageK)
@@ -31,6 +35,11 @@ struct ProgramParams {
   // part) where the operand ends inside that tile: its rows there, rounded up to
   // 8; 0 where the last tile's boxes are the others'.
   uint32_t p_last_rows, q_last_rows;
+  // L2 eviction hints of the P and Q loads (their adapter operands' too): an
+  // operand whose every tile is read by one CTA (or one pair, by multicast) streams
+  // through L2 once, evict first, so that it does not push out what the other CTAs
+  // still read (the other operand, out); otherwise normal.
+  uint64_t p_hint, q_hint;
   const float* a_scale;
   const float* b_scale;
   const float* lora_scale;    // nullptr: adapter off
