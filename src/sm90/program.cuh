@@ -12,8 +12,9 @@
 //                    operands into a ring of shared-memory stages with TMA,
 //                    completing on mbarriers (an operand that only this CTA or
 //                    pair reads with an evict-first L2 hint, launch.cpp): first its
-//                    share of the K loop of a/b (FP8), then, on the cluster's leader when the adapter is on,
-//                    r/64 slices of d/lora_b (BF16) through the same ring, and
+//                    share of the K loop of a/b (FP8), then, on the cluster's
+//                    leader when the adapter is on, r/64 slices of d/lora_b (BF16)
+//                    through the same ring, and
 //                    ring stages for the other CTAs' partial sums (split-K).
 //   warpgroups 1..   consumers: each owns 64 rows of the P operand (and, where the
 //                    shape splits Q over kQWarpgroups of them, its slice of Q). FP8 wgmma
