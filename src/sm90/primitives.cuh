@@ -19,6 +19,8 @@
 #include <cutlass/arch/barrier.h>
 #include <cutlass/arch/reg_reconfig.h>
 
+#include "sm90/run_program.h"
+
 namespace cake::sm90 {
 
 namespace gmma = cute::SM90::GMMA;
@@ -117,6 +119,9 @@ __device__ __forceinline__ void tma_store(const CUtensorMap* map, const void* sm
   cute::SM90_TMA_STORE_2D::copy(map, smem, c0, c1);
 }
 
+static_assert(kEvictNormal == static_cast<uint64_t>(cute::TMA::CacheHintSm90::EVICT_NORMAL) &&
+                  kEvictFirst == static_cast<uint64_t>(cute::TMA::CacheHintSm90::EVICT_FIRST),
+              "run_program.h's L2 hints are CuTe's");
 
 // ---------------------------------------------------------------------------------
 // Programmatic dependent launch. Before grid_dependency_wait() nothing an earlier

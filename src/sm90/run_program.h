@@ -13,7 +13,9 @@
 
 namespace cake::sm90 {
 
-// L2 eviction hints of TMA loads (createpolicy encodings, as CuTe's CacheHintSm90).
+// L2 eviction hints of TMA loads: CuTe's CacheHintSm90 values (createpolicy
+// encodings), spelled here for the host code, which is built without CuTe;
+// primitives.cuh checks them against CuTe's.
 inline constexpr uint64_t kEvictNormal = 0x1000000000000000ull;
 inline constexpr uint64_t kEvictFirst = 0x12F0000000000000ull;
 
