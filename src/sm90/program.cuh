@@ -472,30 +472,40 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 
       // Adapter (leader only): BF16 wgmma over r, summed in fp32 in set 0 of `part`,
       // before the split-K reduction so that it overlaps the other CTAs' last K
-      // blocks. Its slices are issued back to back and waited for once.
+      // blocks. Its slices are issued back to back and waited for once, as
+      // straight-line code for each of the contract's ranks (r = 32: two
+      // instructions on one slice; 64: four; 128: four on each of two): with the
+      // instructions under runtime conditions ptxas made each wait for the one
+      // before it (C7519, warpgroup.arrive injected per instruction).
       const bool adapter = use_adapter();
       if (adapter) {
         const uint32_t first = stage;
-        fence_operands(part[0]);
-        // Unrolled to the largest rank: ptxas follows wgmma in flight only in
-        // straight-line code.
-#pragma unroll
-        for (uint32_t c = 0; c < kMaxLoraChunks; ++c) {
-          if (c >= params.lora_chunks) break;
-          cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
-          uint64_t dp, dq;
-          stage_descs(dp, dq);
-          const uint32_t steps = min(4u, params.lora_steps - c * 4);
-          cute::warpgroup_arrive();
-#pragma unroll
-          for (int k = 0; k < 4; ++k)
-            if (k < steps)
-              mma<typename Ops::Bf16>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), part[0], c > 0 || k > 0);
-          cute::warpgroup_commit_batch();
-          if (++stage == kStages) stage = 0, phase ^= 1;
-        }
-        cute::warpgroup_wait<0>();
-        fence_operands(part[0]);
+        auto adapter_mmas = [&](auto chunks_c, auto steps_c) {
+          constexpr int kChunks = decltype(chunks_c)::value, kSteps = decltype(steps_c)::value;
+          fence_operands(part[0]);
+          unroll<kChunks>([&](auto c_c) {
+            constexpr int kC = decltype(c_c)::value;
+            cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
+            uint64_t dp, dq;
+            stage_descs(dp, dq);
+            cute::warpgroup_arrive();
+            unroll<kSteps>([&](auto k_c) {
+              constexpr int kK = decltype(k_c)::value;
+              mma<typename Ops::Bf16>(desc_advance(dp, kK * 32), desc_advance(dq, kK * 32), part[0], kC > 0 || kK > 0);
+            });
+            cute::warpgroup_commit_batch();
+            if (++stage == kStages) stage = 0, phase ^= 1;
+          });
+          cute::warpgroup_wait<0>();
+          fence_operands(part[0]);
+        };
+        static_assert(kMaxLoraChunks == 2 && kLoraChunk == 64, "one branch per rank of the contract");
+        if (params.lora_steps == 8)
+          adapter_mmas(std::integral_constant<int, 2>{}, std::integral_constant<int, 4>{});
+        else if (params.lora_steps == 4)
+          adapter_mmas(std::integral_constant<int, 1>{}, std::integral_constant<int, 4>{});
+        else
+          adapter_mmas(std::integral_constant<int, 1>{}, std::integral_constant<int, 2>{});
         for (uint32_t c = 0; c < params.lora_chunks; ++c) release((first + c) % kStages);
       }
 
