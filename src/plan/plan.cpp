@@ -185,7 +185,8 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // split-K, on whole shared tiles (no narrow ones, the operand at least a tile
 // long) and at least two tiles along the pairs. The plan takes it
 // (multicast 0) on tiles of at least 128 x 112 from kHopperMulticastMinWaves
-// waves on, and for the two token tiles of the 64 x 64 and 64 x 32 swap programs
+// waves on (128 x 112 and 128 x 128 from two at long K over many token tiles,
+// kHopperMulticastTwoWaves*), and for the two token tiles of the 64 x 64 and 64 x 32 swap programs
 // in one wave of pairs on nearly every SM (kHopperTokenTilePairsMinM and the K
 // ranges after it, kHopperHalfTokenTilePairsMinK), and for 80-row weight tiles in
 // one wave of many token tiles at long K (kHopperWeight80Pairs*); 1 / 2 force it
@@ -206,7 +207,13 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
                           (share_q ? "Q" : "P") + " tile only without split-K, on whole " + (share_q ? "Q" : "P") +
                           " tiles of " + std::to_string(share_q ? Shape::kBlockQ : Shape::kBlockP) +
                           " rows and at least two tiles along " + (share_q ? "P" : "Q"));
-  const bool wide = Shape::kBlockP >= 128 && Shape::kBlockQ >= 112 && p.waves >= kHopperMulticastMinWaves;
+  // On two waves: the 128-token programs with two partial-sum sets (128 x 112,
+  // 128 x 128), at long K over many token tiles, where the pairs take two waves too.
+  const bool two_waves = !swap && Shape::kBlockP == 128 && Shape::kBlockQ <= 128 && p.waves == 2 &&
+                         K >= kHopperMulticastTwoWavesMinK && tiles_p >= kHopperMulticastTwoWavesMinTokenTiles &&
+                         ceil_div(tiles_shared * ceil_div(tiles_along, 2), std::max<int64_t>(clusters, 1)) == 2;
+  const bool wide =
+      Shape::kBlockP >= 128 && Shape::kBlockQ >= 112 && (p.waves >= kHopperMulticastMinWaves || two_waves);
   const bool one_full_wave_of_pairs =
       tiles_p <= clusters && 2 * tiles_p * 100 >= int64_t{num_sms} * kHopperTokenTilePairsMinFillPercent;
   // 64-token tiles: from kHopperTokenTilePairsMinK with two whole token tiles, past

@@ -435,6 +435,20 @@ inline constexpr int kHopperNarrowRows[] = {56, 48, 40};
 // 102.2 / 100.7; M = 2048, N = 3584, K = 3584 45.1 / 44.3; at K = 2560 it lost
 // 2%, M = 896, N = 10240 46.6 / 47.7).
 inline constexpr int64_t kHopperMulticastMinWaves = 3;
+// And, for the programs with two partial-sum sets (128 x 112, 128 x 128), on two
+// waves at long K over many token tiles where the pairs take two waves too (H200,
+// 2026-12-02, version 58, single / pairs, us; forced, four alternated passes,
+// medians: M = 3072, N = 1280, K = 8192 53.12 / 50.32; M = 1536, N = 2560,
+// K = 8192 54.20 / 52.20; M = 1024, N = 3584, K = 18944 118.48 / 114.95; then the
+// rule against version 58 over 24 moved shapes, three alternated runs, medians:
+// 128 x 112 0.932-0.990 (M = 1024, N = 3584, K = 8192 49.78 / 46.39), 128 x 128
+// 0.956-1.050 (M = 2560, N = 1536, K = 12288 73.58 / 77.15 the one slower).
+// The one-set programs measured within the spread there (192 x 128 0.976-1.013),
+// and at fewer token tiles or shorter K the pairs lost up to 5%: M = 512,
+// N = 8192, K = 1024 12.83 / 13.48, K = 2048 17.23 / 17.80; M = 256, N = 14336,
+// K = 8192 55.75 / 56.07.
+inline constexpr int64_t kHopperMulticastTwoWavesMinK = 8192;
+inline constexpr int64_t kHopperMulticastTwoWavesMinTokenTiles = 8;
 
 // Hopper's FP8 tensor-core accumulation keeps fewer bits than fp32, so the
 // programs add its partial sums into an fp32 accumulator every 64 elements of K,

@@ -673,6 +673,23 @@ TEST(PlanSm90, MulticastPairsOnManyWavesOfLargeTiles) {
     p = cake::plan(M, N, K, 128, Arch::SM90, 132);
     EXPECT_EQ(p.cluster_m * p.cluster_n, 1) << M << " " << N << " " << K;
   }
+  // On two waves: 128 x 128 and 128 x 112 from kHopperMulticastTwoWavesMinK and
+  // kHopperMulticastTwoWavesMinTokenTiles token tiles on, where the pairs take two
+  // waves too; not the one-set programs (192 x 128, 128 x 144).
+  p = cake::plan(1536, 2560, cake::kHopperMulticastTwoWavesMinK, 128, Arch::SM90, 132);
+  EXPECT_EQ(p.program, Program::kHopper128x128);  // 12 x 20 tiles, 120 pairs
+  EXPECT_EQ(p.cluster_n, 2);
+  EXPECT_EQ(p.waves, 2);
+  p = cake::plan(1024, 3584, 18944, 128, Arch::SM90, 132);
+  EXPECT_EQ(p.program, Program::kHopper128x112);
+  EXPECT_EQ(p.cluster_n, 2);
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{1536, 2560, cake::kHopperMulticastTwoWavesMinK - 1024},
+                         {512, 8192, 8192},      // 4 token tiles
+                         {1536, 4096, 14336}}) {  // 192 x 128
+    p = cake::plan(M, N, K, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.waves, 2) << M << " " << N << " " << K;
+    EXPECT_EQ(p.cluster_m * p.cluster_n, 1) << M << " " << N << " " << K;
+  }
   // Forced on and off; refused with split-K, on narrow or partial P tiles, on one
   // tile along Q, and for anything but 0, 1, 2.
   EXPECT_EQ(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, 0, 2).cluster_n, 2);
