@@ -186,11 +186,12 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // long) and at least two tiles along the pairs. The plan takes it
 // (multicast 0) on tiles of at least 128 x 112 from kHopperMulticastMinWaves
 // waves on (128 x 112 and 128 x 128 from two at long K over many token tiles,
-// kHopperMulticastTwoWaves*), and for the two token tiles of the 64 x 64 and 64 x 32 swap programs
-// in one wave of pairs on nearly every SM (kHopperTokenTilePairsMinM and the K
-// ranges after it, kHopperHalfTokenTilePairsMinK), and for 80-row weight tiles in
-// one wave of many token tiles at long K (kHopperWeight80Pairs*); 1 / 2 force it
-// off / on (InvalidArgument where impossible).
+// kHopperMulticastTwoWaves*), and for the two token tiles of the 64 x 64 and
+// 64 x 32 swap programs in one wave of pairs on nearly every SM
+// (kHopperTokenTilePairsMinM and the K ranges after it,
+// kHopperHalfTokenTilePairsMinK), and for 80-row weight tiles in one wave of many
+// token tiles at long K (kHopperWeight80Pairs*); 1 / 2 force it off / on
+// (InvalidArgument where impossible).
 template <typename Shape>
 void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int multicast) {
   const bool swap = Shape::kSwapAB, share_q = Shape::kPairsShareQ;

@@ -442,7 +442,8 @@ inline constexpr int64_t kHopperMulticastMinWaves = 3;
 // K = 8192 54.20 / 52.20; M = 1024, N = 3584, K = 18944 118.48 / 114.95; then the
 // rule against version 58 over 24 moved shapes, three alternated runs, medians:
 // 128 x 112 0.932-0.990 (M = 1024, N = 3584, K = 8192 49.78 / 46.39), 128 x 128
-// 0.956-1.050 (M = 2560, N = 1536, K = 12288 73.58 / 77.15 the one slower).
+// 0.956-1.050 (M = 2560, N = 1536, K = 12288 73.58 / 77.15, 0.998 in the next
+// call); then 13 other shapes it moves, four runs: 0.960-1.004, geomean 0.992.
 // The one-set programs measured within the spread there (192 x 128 0.976-1.013),
 // and at fewer token tiles or shorter K the pairs lost up to 5%: M = 512,
 // N = 8192, K = 1024 12.83 / 13.48, K = 2048 17.23 / 17.80; M = 256, N = 14336,
