@@ -208,11 +208,14 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
                           (share_q ? "Q" : "P") + " tile only without split-K, on whole " + (share_q ? "Q" : "P") +
                           " tiles of " + std::to_string(share_q ? Shape::kBlockQ : Shape::kBlockP) +
                           " rows and at least two tiles along " + (share_q ? "P" : "Q"));
+  // Pairs of tiles (the last one along the pairs may be single), and their waves.
+  const int64_t pairs = tiles_shared * ceil_div(tiles_along, 2);
+  const int64_t pair_waves = ceil_div(pairs, std::max<int64_t>(clusters, 1));
   // On two waves: the 128-token programs with two partial-sum sets (128 x 112,
   // 128 x 128), at long K over many token tiles, where the pairs take two waves too.
   const bool two_waves = !swap && Shape::kBlockP == 128 && Shape::kBlockQ <= 128 && p.waves == 2 &&
                          K >= kHopperMulticastTwoWavesMinK && tiles_p >= kHopperMulticastTwoWavesMinTokenTiles &&
-                         ceil_div(tiles_shared * ceil_div(tiles_along, 2), std::max<int64_t>(clusters, 1)) == 2;
+                         pair_waves == 2;
   const bool wide =
       Shape::kBlockP >= 128 && Shape::kBlockQ >= 112 && (p.waves >= kHopperMulticastMinWaves || two_waves);
   const bool one_full_wave_of_pairs =
@@ -226,8 +229,7 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
   const bool token_tiles = swap && Shape::kBlockP == 64 && tiles_q == 2 && token_k && one_full_wave_of_pairs;
   // Fitted token tiles (80 or 96 tokens): in pairs wherever the pairs take no
   // more waves than single CTAs would.
-  const bool fitted = swap && (Shape::kBlockQ == 80 || Shape::kBlockQ == 96) &&
-                      ceil_div(tiles_p * ceil_div(tiles_q, 2), std::max<int64_t>(clusters, 1)) <= p.waves;
+  const bool fitted = swap && (Shape::kBlockQ == 80 || Shape::kBlockQ == 96) && pair_waves <= p.waves;
   // Weight tiles shared by two token tiles (64 x 96 at 65..128 tokens): one wave of
   // pairs on most SMs, at long enough K (kHopperWeightTilePairsMinK).
   const bool weight_tiles = share_q && tiles_along == 2 && K >= kHopperWeightTilePairsMinK &&
@@ -236,14 +238,13 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
   // 80-row weight tiles in one wave: pairs sharing the token tile from
   // kHopperWeight80PairsMinTokenTiles token tiles at long K (kHopperWeight80PairsMinK).
   const bool rows80 = !swap && Shape::kBlockQ == 80 && p.waves == 1 && tiles_p >= kHopperWeight80PairsMinTokenTiles &&
-                      K >= kHopperWeight80PairsMinK && tiles_p * ceil_div(tiles_q, 2) <= clusters;
+                      K >= kHopperWeight80PairsMinK && pair_waves == 1;
   const bool on =
       multicast == 2 || (multicast == 0 && possible && (wide || token_tiles || fitted || weight_tiles || rows80));
   if (!on) return;
   (swap != share_q ? p.cluster_m : p.cluster_n) = 2;
-  const int64_t pairs = tiles_shared * ceil_div(tiles_along, 2);
   p.workers = clusters * 2;
-  p.waves = ceil_div(pairs, clusters);
+  p.waves = pair_waves;
   p.grid = static_cast<int>(std::min(pairs, clusters) * 2);
 }
 
