@@ -62,6 +62,10 @@ enum class Program {
   // SM90, past decode: 128 tokens x 80 weight rows, the same for few weight rows at
   // long K (N = 1280 / 2560: one wave of whole tiles instead of split-K).
   kHopper128x80,
+  // SM90, past decode: 192 tokens x 112 weight rows (three consumer warpgroups),
+  // the fitted weight tiles of the 192 x 128 program: one wave where 192 x 128
+  // tiles leave SMs idle (M = 768, N = 3584: 128 tiles instead of 112).
+  kHopper192x112,
   // Blackwell (SM100 / SM103): static persistent program on CTA-pair tiles.
   kBlackwellStatic,
   // Blackwell: dynamic tile scheduler with the blocked raster, long large-K runs.

@@ -429,7 +429,8 @@ Program tight_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int n
 // Weight tiles fitted to the weights (kHopperFittedWeightTiles*): in place of a
 // plan of the 128 x 128 or 192-row programs whose busiest SM has `work` K-block
 // work (both regions' where it has two), 128 tokens by 112, 144 or 80 weight
-// rows, whichever leaves the least, when that is at most ...MaxWorkPercent of it
+// rows or 192 tokens by 112, whichever leaves the least (the first of equals),
+// when that is at most ...MaxWorkPercent of it
 // in place of two regions or of one program on at most ...MaxWaves waves in no
 // more waves, or at most `many_waves_percent` of it in any number of waves
 // (...ManyWavesMaxWorkPercent, or from ...LongK, once no cut has taken the plan,
@@ -455,7 +456,8 @@ Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int6
   if (!wide && !token_tiles) return chosen.program;
   Program best = chosen.program;
   int64_t least = work;
-  for (Program fitted : {Program::kHopper128x112, Program::kHopper128x144, Program::kHopper128x80}) {
+  for (Program fitted :
+       {Program::kHopper128x112, Program::kHopper128x144, Program::kHopper128x80, Program::kHopper192x112}) {
     const bool rows80 = fitted == Program::kHopper128x80;
     if (token_tiles && !rows80) continue;
     const Plan q = plan_sm90_program(fitted, M, N, K, num_sms);
@@ -706,6 +708,7 @@ const char* program_name(Program program) {
     case Program::kHopper128x112: return "fp8_hopper_128x112";
     case Program::kHopper128x144: return "fp8_hopper_128x144";
     case Program::kHopper128x80: return "fp8_hopper_128x80";
+    case Program::kHopper192x112: return "fp8_hopper_192x112";
     case Program::kBlackwellStatic: return "fp8_blackwell_static";
     case Program::kBlackwellL2Point: return "fp8_blackwell_l2_point";
     case Program::kBlackwellTileM: return "fp8_blackwell_tile_m";

@@ -317,6 +317,19 @@ inline constexpr int64_t kHopperTightTokenTilesTwoWayWorkCutMinK = 4096;
 // and new plan alternated twice, 0.931-0.984 of the old plan's times (geomean 0.959),
 // e.g. M = 96, N = 12288, K = 4096 19.33 / 18.00; M = 128, N = 28672, K = 4096
 // 37.7 / 37.0 (two waves of 128 x 112 against two of 128 x 128).
+// Since version 60 also fp8_hopper_192x112 (192 tokens by 112 weight rows, three
+// consumer warpgroups), under the same limits: 7/8 of the work of 192 x 128 tiles
+// where those leave SMs idle in their last wave. H200, 2026-12-02, r = 128, version
+// 59's plan / 60's, three alternated runs, medians of the per-run ratios, 34 of the
+// 461 moved plans: one wave, M = 768, N = 3584, K = 18944 0.894 (89.99 -> 80.47 us,
+// 128 tiles against 112; the serving sweep's worst point against the unfused path),
+// M = 3072, N = 768, K = 14336 0.860, M = 2048, N = 1280, K = 8192 0.960 (132
+// against 110), K = 1024 0.923-0.940; two waves (M = 160 / 192, N = 28672, K = 4096
+// 0.957 / 0.966; M = 3072, N = 1792, K = 4096 0.925); in place of two regions
+// (M = 2048, N = 2560, K = 8192 0.960, K = 4096 0.964 / 1.011 in two calls); in
+// place of three waves of 128 x 112 pairs at the same work from K = 8192 0.940-0.986
+// (M = 3072, N = 1792, K = 8192 1.062 / 0.878 in two calls; M = 1536, N = 3584,
+// K = 8192 1.012); as the split second region of a cut 0.974-0.990. Geomean 0.956.
 inline constexpr int64_t kHopperFittedWeightTilesMaxWaves = 2;
 inline constexpr int64_t kHopperFittedWeightTilesMaxWorkPercent = 88;
 inline constexpr int64_t kHopperFittedWeightTilesManyWavesMaxWorkPercent = 80;

@@ -135,6 +135,12 @@ using Shape128x144 = ProgramShape<128, 144, false>;
 // 128 tiles of 128 x 80 in one wave, where 192 x 128 tiles need split-K in pairs
 // on 120 SMs (cuBLASLt runs the same 80 x 128 tiles there).
 using Shape128x80 = ProgramShape<128, 80, false>;
+// And 192 tokens (three consumer warpgroups) by 112 weight rows: the fitted tiles of
+// the 192 x 128 program, where its tiles leave SMs idle on one wave (M = 768,
+// N = 3584: 128 tiles instead of 112; M = 2048, N = 1280: 132 instead of 110). One
+// partial-sum set (56 + 56 of the 152 registers), so it carries the next tile's
+// first K block through its epilogue as 192 x 128 does.
+using Shape192x112 = ProgramShape<192, 112, false>;
 
 
 // Every Hopper program: its enumerator in cake::Program (cake/plan.h) and its
@@ -157,7 +163,8 @@ using Shape128x80 = ProgramShape<128, 80, false>;
   X(kHopperSwap64x96, ShapeSwap64x96)   \
   X(kHopper128x112, Shape128x112)       \
   X(kHopper128x144, Shape128x144)       \
-  X(kHopper128x80, Shape128x80)
+  X(kHopper128x80, Shape128x80)         \
+  X(kHopper192x112, Shape192x112)
 
 // Tiles walk this many tiles along M before moving along N (grouped raster):
 // CTAs resident together share both operands in L2.

@@ -297,6 +297,13 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // tile of 8 rows, a K tail of 16)
                                            Shape{300, 6152, 4112, 64, true},
                                            Shape{330, 4600, 3600, 32, false},
+                                           // 192 tokens x 112 weight rows in place of 192 x 128 (version
+                                           // 60), tails in every dimension: one wave of 128 tiles (the
+                                           // last token tile of 184 rows, the last weight tile of 104,
+                                           // a K tail of 16); one of 132 (the last token tile of 120,
+                                           // the last weight tile of 40)
+                                           Shape{760, 3576, 4112, 128, true},
+                                           Shape{2040, 1272, 8208, 64, false},
                                            // 128 tokens x 80 weight rows in place of token tiles
                                            // (version 44): one wave of 116, the last token tile of 122
                                            // rows, the last weight tile of 40, a K tail of 16
@@ -574,6 +581,8 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuSplitKWalk,
                                            Walk{cake::Program::kHopper128x112, 300, 24 * 112 - 8},
                                            Walk{cake::Program::kHopper128x144, 300, 24 * 144 - 8},
                                            Walk{cake::Program::kHopper128x80, 300, 24 * 80 - 8},
+                                           // and 192 tokens x 112 weight rows (three consumer warpgroups)
+                                           Walk{cake::Program::kHopper192x112, 300, 35 * 112 - 8},
                                            // narrow tiles of 40 and 56 weight rows
                                            Walk{cake::Program::kHopperSwap64x16, 13, 70 * 40 - 24, 40},
                                            Walk{cake::Program::kHopperSwap64x64, 37, 70 * 56 - 24, 56},

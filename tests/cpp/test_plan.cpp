@@ -556,19 +556,21 @@ TEST(PlanSm90, RegionsSplitRowsOrColumnsOnAlignedColumns) {
 // weight tile takes the plan; a split-K rest weighs (s + 1) / 2s of its tiles.
 TEST(PlanSm90, TwoRegionsCutAlongEitherOperand) {
   auto plan = [](int64_t M, int64_t N, int64_t K, int sms = 132) { return cake::plan(M, N, K, 128, Arch::SM90, sms); };
-  // M = 2048, N = 2560: 11 x 20 tiles of 192 x 128 (1.67 waves); columns 0-1535
-  // are 132 of them, one wave, and columns 1536-2559 one wave of 128 x 128.
-  cake::Plan p = plan(2048, 2560, 8192);
+  // M = 2560, N = 3072: 14 x 24 tiles of 192 x 128 (2.55 waves); columns 0-2303
+  // are 252 of them, two waves, and columns 2304-3071 one wave of 128 x 128.
+  // (M = 2048, N = 2560 was cut so until version 60; 192 x 112 tiles take it now.)
+  cake::Plan p = plan(2560, 3072, 8192);
   EXPECT_EQ(p.program, Program::kHopper192x128);
-  EXPECT_EQ(p.head_m, 2048);
-  EXPECT_EQ(p.head_n, 1536);
-  EXPECT_EQ(p.waves, 1);
+  EXPECT_EQ(p.head_m, 2560);
+  EXPECT_EQ(p.head_n, 2304);
+  EXPECT_EQ(p.waves, 2);
+  EXPECT_EQ(plan(2560, 3072 - 2304, 8192).program, Program::kHopper128x128);
   EXPECT_EQ(plan(2048, 1024, 8192).program, Program::kHopper128x128);
   // Not below kHopperRegionAcrossMinK (there the second launch's fixed cost lost).
-  EXPECT_EQ(plan(2048, 2560, cake::kHopperRegionAcrossMinK).head_n, 1536);
-  p = plan(2048, 2560, cake::kHopperRegionAcrossMinK - 128);
-  EXPECT_EQ(p.head_m, 2048);
-  EXPECT_EQ(p.head_n, 2560);
+  EXPECT_EQ(plan(2560, 3072, cake::kHopperRegionAcrossMinK).head_n, 2304);
+  p = plan(2560, 3072, cake::kHopperRegionAcrossMinK - 128);
+  EXPECT_EQ(p.head_m, 2560);
+  EXPECT_EQ(p.head_n, 3072);
   // In pairs: M = 768, N = 14336 is 4 x 112 tiles, 224 pairs along N (3.39 waves
   // of 66); columns 0-12543 are three waves of them, the rest 56 tiles split in two.
   p = plan(768, 14336, 8192);
@@ -576,9 +578,11 @@ TEST(PlanSm90, TwoRegionsCutAlongEitherOperand) {
   EXPECT_EQ(p.head_n, 12544);
   EXPECT_EQ(p.cluster_n, 2);
   EXPECT_EQ(p.waves, 3);
+  // (on 192 x 112 tiles since version 60: 64 of them in pairs where 56 of 192 x 128)
   const cake::Plan rest = plan(768, 14336 - 12544, 8192);
-  EXPECT_EQ(rest.program, Program::kHopper192x128);
+  EXPECT_EQ(rest.program, Program::kHopper192x112);
   EXPECT_EQ(rest.split_k, 2);
+  EXPECT_EQ(rest.tiles, 64);
   // The turned program cut along its tokens (rows): M = 584, N = 2848 on 16 SMs,
   // rows 0-255 two waves of 30 turned tiles.
   p = plan(584, 2848, 4160, 16);
@@ -907,12 +911,14 @@ TEST(Arch, Names) {
 // split-K pairs where that leaves the busiest SM at most 80% of the K-block work
 // (kHopperSplitWideTileMinK); not below K = 8192, and not where 192 x 128 tiles are
 // more than the resident pairs (no split: the grid's M = 512, N = 4096, K = 14336).
+// Since version 60 the split tiles are the 192-token program's fitted ones (63 tiles
+// of 192 x 112 on 126 SMs, where 57 of 192 x 128 took 114).
 TEST(PlanSm90, SplitWideTilesForOnePartialWaveAtLongK) {
   for (int64_t K : {cake::kHopperSplitWideTileMinK, int64_t{14336}, int64_t{18944}}) {
     const cake::Plan p = cake::plan(520, 2312, K, 128, Arch::SM90, 132);
-    EXPECT_EQ(name(p), "fp8_hopper_192x128") << K;
+    EXPECT_EQ(name(p), "fp8_hopper_192x112") << K;
     EXPECT_EQ(p.split_k, 2) << K;
-    EXPECT_EQ(p.grid, 114) << K;
+    EXPECT_EQ(p.grid, 126) << K;
   }
   // Where that split leaves the K-block work of 128 weight rows x 96 tokens in pairs,
   // those unsplit since version 52 (fitted token tiles; below the K since version 38).
@@ -1096,22 +1102,24 @@ TEST(PlanSm90, FittedWeightTiles) {
        })
     expect_one_region_plan(c);
   // On more waves than the chosen plan at 7/8 of its work only from K = 8192
-  // (kHopperFittedWeightTilesLongK): M = 384, N = 14336, 3 waves of 128 x 112 in
-  // CTA pairs against 2 of 192 x 128; at K = 7168 (and 4096) the 192-row tiles stay.
+  // (kHopperFittedWeightTilesLongK): M = 1024, N = 5120, 3 waves of 128 x 112 in
+  // CTA pairs against 2 of 192 x 128 (192 x 112 would take 3 too); at K = 7168 (and
+  // 4096) the 192-row tiles stay. (M = 384, N = 14336 was the case until version 60;
+  // two waves of 192 x 112 take it now, FittedWeightTilesOf192Tokens.)
   // ... and 128 x 144 at 5/6: M = 640, N = 37888, K = 8192, 10 waves against 9 of
   // the turned 192 x 128 (at K = 4096 the turned tiles stay).
   for (const OneRegionPlan& c : {
-           OneRegionPlan{384, 14336, 8192, Program::kHopper128x112, 2, 384, 3},
-           OneRegionPlan{384, 14336, 18944, Program::kHopper128x112, 2, 384, 3},
+           OneRegionPlan{1024, 5120, 8192, Program::kHopper128x112, 2, 368, 3},
+           OneRegionPlan{1024, 5120, 18944, Program::kHopper128x112, 2, 368, 3},
            OneRegionPlan{640, 37888, 8192, Program::kHopper128x144, 2, 1320, 10},
        })
     expect_one_region_plan(c);
-  EXPECT_EQ(sm90_program(384, 14336, 7168), Program::kHopper192x128);
-  EXPECT_EQ(sm90_program(384, 14336, 4096), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(1024, 5120, 7168), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(1024, 5120, 4096), Program::kHopper192x128);
   EXPECT_EQ(sm90_program(640, 37888, 4096), Program::kHopperSwap192x128);
   // Not in place of a cut into two regions, which the estimate likes better:
-  // M = 2048, N = 2560, K = 8192 keeps a head of 1536 columns of 192 x 128 tiles.
-  EXPECT_EQ(cake::plan(2048, 2560, 8192, 128, Arch::SM90, 132).head_n, 1536);
+  // M = 2560, N = 3072, K = 8192 keeps a head of 2304 columns of 192 x 128 tiles.
+  EXPECT_EQ(cake::plan(2560, 3072, 8192, 128, Arch::SM90, 132).head_n, 2304);
   // Not past two waves at 0.93 of the work (M = 2048, N = 7168, K = 8192: 8 of 128 x 112).
   EXPECT_EQ(sm90_program(2048, 7168, 8192), Program::kHopper192x128);
   // On more waves at most 80% of the work (kHopperFittedWeightTilesManyWavesMaxWorkPercent):
@@ -1155,6 +1163,31 @@ TEST(PlanSm90, FittedWeightTiles) {
   EXPECT_EQ(head.program, Program::kHopperSwap192x128);
   EXPECT_EQ(head.head_n, 25344);
   EXPECT_EQ(cake::plan(512, 28672 - 25344, 4096, 128, Arch::SM90, 132).program, Program::kHopper128x112);
+}
+
+// Since version 60 the fitted weight tiles include 192 tokens by 112 weight rows
+// (fp8_hopper_192x112, three consumer warpgroups) under the same limits: 7/8 of the
+// work of 192 x 128 tiles where those leave SMs idle in their last wave.
+TEST(PlanSm90, FittedWeightTilesOf192Tokens) {
+  for (const OneRegionPlan& c : {
+           // one wave: 128 tiles against 112 of 192 x 128; 132 against 110
+           OneRegionPlan{768, 3584, 18944, Program::kHopper192x112, 1, 128, 1},
+           OneRegionPlan{2048, 1280, 8192, Program::kHopper192x112, 1, 132, 1},
+           OneRegionPlan{3072, 768, 1024, Program::kHopper192x112, 1, 112, 1},
+           // two waves: 256 against 224
+           OneRegionPlan{160, 28672, 4096, Program::kHopper192x112, 1, 256, 2},
+           // in place of two regions (192 x 128 on 1536 columns, 128 x 128 after them)
+           OneRegionPlan{2048, 2560, 8192, Program::kHopper192x112, 1, 253, 2},
+           // in place of three waves of 128 x 112 in pairs at the same work, from K = 8192
+           OneRegionPlan{384, 14336, 8192, Program::kHopper192x112, 1, 256, 2},
+       })
+    expect_one_region_plan(c);
+  // Not where 128 x 112 tiles leave less work (two waves of them in pairs) ...
+  EXPECT_EQ(sm90_program(1792, 1792, 8192), Program::kHopper128x112);
+  // ... nor on more waves than the 192 x 128 tiles (M = 1024, N = 5120: three waves of
+  // 192 x 112 against two; FittedWeightTiles), nor in the grid's turned plan.
+  EXPECT_EQ(sm90_program(1024, 5120, 4096), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(512, 28672, 4096), Program::kHopperSwap192x128);
 }
 
 // Weight tiles of 80 rows (kHopperFittedWeightTiles80MaxWaves) only where they make
