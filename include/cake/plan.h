@@ -66,6 +66,9 @@ enum class Program {
   // the fitted weight tiles of the 192 x 128 program: one wave where 192 x 128
   // tiles leave SMs idle (M = 768, N = 3584: 128 tiles instead of 112).
   kHopper192x112,
+  // SM90, past decode: 128 tokens x 160 weight rows, the same (M = 1024, N = 2560:
+  // one wave of 128 tiles instead of 120 of 192 x 128).
+  kHopper128x160,
   // Blackwell (SM100 / SM103): static persistent program on CTA-pair tiles.
   kBlackwellStatic,
   // Blackwell: dynamic tile scheduler with the blocked raster, long large-K runs.

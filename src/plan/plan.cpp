@@ -457,7 +457,8 @@ Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int6
   Program best = chosen.program;
   int64_t least = work;
   for (Program fitted :
-       {Program::kHopper128x112, Program::kHopper128x144, Program::kHopper128x80, Program::kHopper192x112}) {
+       {Program::kHopper128x112, Program::kHopper128x144, Program::kHopper128x80, Program::kHopper192x112,
+        Program::kHopper128x160}) {
     const bool rows80 = fitted == Program::kHopper128x80;
     if (token_tiles && !rows80) continue;
     const Plan q = plan_sm90_program(fitted, M, N, K, num_sms);
@@ -709,6 +710,7 @@ const char* program_name(Program program) {
     case Program::kHopper128x144: return "fp8_hopper_128x144";
     case Program::kHopper128x80: return "fp8_hopper_128x80";
     case Program::kHopper192x112: return "fp8_hopper_192x112";
+    case Program::kHopper128x160: return "fp8_hopper_128x160";
     case Program::kBlackwellStatic: return "fp8_blackwell_static";
     case Program::kBlackwellL2Point: return "fp8_blackwell_l2_point";
     case Program::kBlackwellTileM: return "fp8_blackwell_tile_m";

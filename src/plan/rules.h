@@ -330,6 +330,18 @@ inline constexpr int64_t kHopperTightTokenTilesTwoWayWorkCutMinK = 4096;
 // place of three waves of 128 x 112 pairs at the same work from K = 8192 0.940-0.986
 // (M = 3072, N = 1792, K = 8192 1.062 / 0.878 in two calls; M = 1536, N = 3584,
 // K = 8192 1.012); as the split second region of a cut 0.974-0.990. Geomean 0.956.
+// Since version 61 also fp8_hopper_128x160 (128 tokens by 160 weight rows, one set),
+// 5/6 of 192 x 128 tiles' work, taken over 192 x 112 where it leaves less (20480
+// elements a tile against 21504). Version 60's plan / 61's, same method, 19 of the
+// 311 moved plans: one wave in place of 192 x 128, M = 1024, N = 2560, K = 8192 0.905
+// (36.59 -> 33.12 us), M = 1280, N = 2048, K = 4096 0.949; of 192 x 112, M = 2048,
+// N = 1280, K = 8192 0.960, M = 3072, N = 768, K = 4096 / 14336 1.004 / 0.939; of the
+// turned 192 x 128, M = 224 / 256, N = 10240 0.939 / 0.952; two waves in place of
+// 192 x 128, M = 1024, N = 5120, K = 4096 0.908; of 192 x 112, M = 2048, N = 2560,
+// K = 8192 0.978, K = 4096 1.025 / 1.039 (two calls); three waves in pairs in place
+// of two regions 0.940-0.971 (M = 6144, N = 1280, K = 4096 1.053 / 0.971 in two
+// calls), of 192 x 128 pairs (M = 640, N = 12288, K = 8192) 0.879; in place of three
+// waves of 128 x 112 pairs (M = 1024, N = 5120, K = 8192) 1.010. Geomean 0.960.
 inline constexpr int64_t kHopperFittedWeightTilesMaxWaves = 2;
 inline constexpr int64_t kHopperFittedWeightTilesMaxWorkPercent = 88;
 inline constexpr int64_t kHopperFittedWeightTilesManyWavesMaxWorkPercent = 80;
@@ -345,7 +357,9 @@ inline constexpr int64_t kHopperFittedWeightTilesManyWavesMaxWorkPercent = 80;
 // against nine of the turned 192 x 128 (5/6), M = 640, N = 37888, K = 8192 0.891
 // (380 -> 340 us). Against cuBLASLt those shapes went from 1.16-1.27 to 1.05-1.18.
 // Below K = 8192 the 80% limit stands (M = 384, N = 28672, K = 4096 at 7/8:
-// 0.98-1.00, version 39's session).
+// 0.98-1.00, version 39's session). Since versions 60 and 61 most of those shapes
+// run two waves of 192 x 112 or 128 x 160 instead (the same work on fewer waves,
+// measured above); M = 1792, N = 3072 keeps this rule's three waves.
 inline constexpr int64_t kHopperFittedWeightTilesLongK = 8192;
 inline constexpr int64_t kHopperFittedWeightTilesLongKMaxWorkPercent = 88;
 // Two regions are two launches, each with its fill and drain, and their work is

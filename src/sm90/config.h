@@ -141,6 +141,10 @@ using Shape128x80 = ProgramShape<128, 80, false>;
 // partial-sum set (56 + 56 of the 152 registers), so it carries the next tile's
 // first K block through its epilogue as 192 x 128 does.
 using Shape192x112 = ProgramShape<192, 112, false>;
+// And 128 tokens by 160 weight rows: 5/6 of the work of 192 x 128 tiles where those
+// leave SMs idle (M = 1024, N = 2560: 128 tiles instead of 120; 80 + 80 of the 232
+// registers hold one partial-sum set, with the carry, as in 128 x 144).
+using Shape128x160 = ProgramShape<128, 160, false>;
 
 
 // Every Hopper program: its enumerator in cake::Program (cake/plan.h) and its
@@ -164,7 +168,8 @@ using Shape192x112 = ProgramShape<192, 112, false>;
   X(kHopper128x112, Shape128x112)       \
   X(kHopper128x144, Shape128x144)       \
   X(kHopper128x80, Shape128x80)         \
-  X(kHopper192x112, Shape192x112)
+  X(kHopper192x112, Shape192x112)       \
+  X(kHopper128x160, Shape128x160)
 
 // Tiles walk this many tiles along M before moving along N (grouped raster):
 // CTAs resident together share both operands in L2.

@@ -304,6 +304,7 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // the last weight tile of 40)
                                            Shape{760, 3576, 4112, 128, true},
                                            Shape{2040, 1272, 8208, 64, false},
+                                           Shape{1016, 2552, 4112, 128, true},
                                            // 128 tokens x 80 weight rows in place of token tiles
                                            // (version 44): one wave of 116, the last token tile of 122
                                            // rows, the last weight tile of 40, a K tail of 16
@@ -416,20 +417,21 @@ TEST(Gpu, TwoRowRegionsAreTheOneProgramsOutput) {
 }
 
 // Two column regions (the turned program's P tiles run along N): with 16 SMs,
-// columns 0-3071 as two waves of turned 192 x 128 tiles, columns 3072-3719 planned
+// columns 0-1535 as one wave of turned 192 x 128 tiles, columns 1536-2311 planned
 // as a problem of their own (128 x 112 tiles): the second launch reads b, lora_b
 // and bias from its first column on and writes out's columns with out's own row
-// pitch. Tails in M, N and K.
+// pitch. Tails in M, N and K. (Until version 61 M = 200, N = 3720 on two waves;
+// 128 x 160 tiles take that plan now.)
 TEST(Gpu, TwoColumnRegionsAreTheOneProgramsOutput) {
   const int sms = 16;
-  Problem p(200, 3720, 4160, 64, true, 5151);
+  Problem p(200, 2312, 4160, 64, true, 5151);
   const cake::Plan regions = cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, sms);
   ASSERT_EQ(regions.program, cake::Program::kHopperSwap192x128);
   ASSERT_EQ(regions.head_m, p.M);
-  ASSERT_EQ(regions.head_n, 3072);
-  ASSERT_EQ(regions.waves, 2);
-  // The rest, 648 columns: 12 tiles of 128 tokens x 112 weight rows (weight tiles
-  // fitted to the weights, 7/8 of 12 tiles of 128 x 128), stored as plain boxes.
+  ASSERT_EQ(regions.head_n, 1536);
+  ASSERT_EQ(regions.waves, 1);
+  // The rest, 776 columns: 14 tiles of 128 tokens x 112 weight rows (weight tiles
+  // fitted to the weights), the last of 104, stored as plain boxes.
   ASSERT_EQ(cake::plan(p.M, p.N - regions.head_n, p.K, p.r, cake::Arch::SM90, sms).program,
             cake::Program::kHopper128x112);
   const cake::Plan one = cake::plan_sm90_program(cake::Program::kHopperSwap192x128, p.M, p.N, p.K, sms);
@@ -583,6 +585,7 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuSplitKWalk,
                                            Walk{cake::Program::kHopper128x80, 300, 24 * 80 - 8},
                                            // and 192 tokens x 112 weight rows (three consumer warpgroups)
                                            Walk{cake::Program::kHopper192x112, 300, 35 * 112 - 8},
+                                           Walk{cake::Program::kHopper128x160, 300, 24 * 160 - 8},
                                            // narrow tiles of 40 and 56 weight rows
                                            Walk{cake::Program::kHopperSwap64x16, 13, 70 * 40 - 24, 40},
                                            Walk{cake::Program::kHopperSwap64x64, 37, 70 * 56 - 24, 56},

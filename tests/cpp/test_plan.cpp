@@ -1102,20 +1102,20 @@ TEST(PlanSm90, FittedWeightTiles) {
        })
     expect_one_region_plan(c);
   // On more waves than the chosen plan at 7/8 of its work only from K = 8192
-  // (kHopperFittedWeightTilesLongK): M = 1024, N = 5120, 3 waves of 128 x 112 in
-  // CTA pairs against 2 of 192 x 128 (192 x 112 would take 3 too); at K = 7168 (and
-  // 4096) the 192-row tiles stay. (M = 384, N = 14336 was the case until version 60;
-  // two waves of 192 x 112 take it now, FittedWeightTilesOf192Tokens.)
+  // (kHopperFittedWeightTilesLongK): M = 1792, N = 3072, 3 waves of 128 x 112 in
+  // CTA pairs against 2 of 192 x 128 (192 x 112 and 128 x 160 would take 3 too); at
+  // K = 7168 (and 4096) the 192-row tiles stay. (M = 384, N = 14336 was the case
+  // until version 60; two waves of 192 x 112 take it now, FittedWeightTilesOf192Tokens.)
   // ... and 128 x 144 at 5/6: M = 640, N = 37888, K = 8192, 10 waves against 9 of
   // the turned 192 x 128 (at K = 4096 the turned tiles stay).
   for (const OneRegionPlan& c : {
-           OneRegionPlan{1024, 5120, 8192, Program::kHopper128x112, 2, 368, 3},
-           OneRegionPlan{1024, 5120, 18944, Program::kHopper128x112, 2, 368, 3},
+           OneRegionPlan{1792, 3072, 8192, Program::kHopper128x112, 2, 392, 3},
+           OneRegionPlan{1792, 3072, 18944, Program::kHopper128x112, 2, 392, 3},
            OneRegionPlan{640, 37888, 8192, Program::kHopper128x144, 2, 1320, 10},
        })
     expect_one_region_plan(c);
-  EXPECT_EQ(sm90_program(1024, 5120, 7168), Program::kHopper192x128);
-  EXPECT_EQ(sm90_program(1024, 5120, 4096), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(1792, 3072, 7168), Program::kHopper192x128);
+  EXPECT_EQ(sm90_program(1792, 3072, 4096), Program::kHopper192x128);
   EXPECT_EQ(sm90_program(640, 37888, 4096), Program::kHopperSwap192x128);
   // Not in place of a cut into two regions, which the estimate likes better:
   // M = 2560, N = 3072, K = 8192 keeps a head of 2304 columns of 192 x 128 tiles.
@@ -1165,28 +1165,38 @@ TEST(PlanSm90, FittedWeightTiles) {
   EXPECT_EQ(cake::plan(512, 28672 - 25344, 4096, 128, Arch::SM90, 132).program, Program::kHopper128x112);
 }
 
-// Since version 60 the fitted weight tiles include 192 tokens by 112 weight rows
-// (fp8_hopper_192x112, three consumer warpgroups) under the same limits: 7/8 of the
-// work of 192 x 128 tiles where those leave SMs idle in their last wave.
-TEST(PlanSm90, FittedWeightTilesOf192Tokens) {
+// Since versions 60 and 61 the fitted weight tiles include 192 tokens by 112 weight
+// rows (fp8_hopper_192x112, three consumer warpgroups) and 128 tokens by 160
+// (fp8_hopper_128x160, two, one partial-sum set) under the same limits, the one
+// with the least work (the first of equals): where 192 x 128 tiles leave SMs idle
+// in their last wave, 7/8 (112) or 5/6 (160) of their work on as many waves.
+TEST(PlanSm90, FittedWeightTilesOf192TokensAnd160Rows) {
   for (const OneRegionPlan& c : {
-           // one wave: 128 tiles against 112 of 192 x 128; 132 against 110
+           // one wave: 128 tiles of 192 x 112 against 112 of 192 x 128
            OneRegionPlan{768, 3584, 18944, Program::kHopper192x112, 1, 128, 1},
-           OneRegionPlan{2048, 1280, 8192, Program::kHopper192x112, 1, 132, 1},
-           OneRegionPlan{3072, 768, 1024, Program::kHopper192x112, 1, 112, 1},
+           OneRegionPlan{384, 7168, 8192, Program::kHopper192x112, 1, 128, 1},
            // two waves: 256 against 224
            OneRegionPlan{160, 28672, 4096, Program::kHopper192x112, 1, 256, 2},
-           // in place of two regions (192 x 128 on 1536 columns, 128 x 128 after them)
-           OneRegionPlan{2048, 2560, 8192, Program::kHopper192x112, 1, 253, 2},
            // in place of three waves of 128 x 112 in pairs at the same work, from K = 8192
            OneRegionPlan{384, 14336, 8192, Program::kHopper192x112, 1, 256, 2},
+           // one wave: 128 tiles of 128 x 160 against 120 of 192 x 128 (5/6 of the
+           // work) and against 132 of 192 x 112 (20480 elements a tile against 21504)
+           OneRegionPlan{1024, 2560, 8192, Program::kHopper128x160, 1, 128, 1},
+           OneRegionPlan{2048, 1280, 8192, Program::kHopper128x160, 1, 128, 1},
+           // two waves, in place of two regions (192 x 128 on 1536 columns, 128 x 128
+           // after them)
+           OneRegionPlan{2048, 2560, 8192, Program::kHopper128x160, 1, 256, 2},
+           OneRegionPlan{1024, 5120, 4096, Program::kHopper128x160, 1, 256, 2},
        })
     expect_one_region_plan(c);
+  // From kHopperMulticastMinWaves waves on, in CTA pairs sharing the token tile.
+  EXPECT_EQ(cake::plan(640, 12288, 8192, 128, Arch::SM90, 132).program, Program::kHopper128x160);
+  EXPECT_EQ(cake::plan(640, 12288, 8192, 128, Arch::SM90, 132).cluster_n, 2);
   // Not where 128 x 112 tiles leave less work (two waves of them in pairs) ...
   EXPECT_EQ(sm90_program(1792, 1792, 8192), Program::kHopper128x112);
-  // ... nor on more waves than the 192 x 128 tiles (M = 1024, N = 5120: three waves of
-  // 192 x 112 against two; FittedWeightTiles), nor in the grid's turned plan.
-  EXPECT_EQ(sm90_program(1024, 5120, 4096), Program::kHopper192x128);
+  // ... nor on more waves than the 192 x 128 tiles (M = 1792, N = 3072: three waves
+  // of either against two; FittedWeightTiles), nor in the grid's turned plan.
+  EXPECT_EQ(sm90_program(1792, 3072, 4096), Program::kHopper192x128);
   EXPECT_EQ(sm90_program(512, 28672, 4096), Program::kHopperSwap192x128);
 }
 
@@ -1249,13 +1259,14 @@ TEST(PlanSm90, FittedWeightTilesOf80RowsInOneWave) {
   EXPECT_EQ(sm90_program(cake::kHopperSwapMaxM, 10240, 4096), Program::kHopperSwap64x64);  // 3 waves; 128 x 80: 1
   // Not on more waves, where they would take the plan at 80% of its work or less:
   // six waves of 128 x 80 against two regions of 192 x 128 (M = 6144, N = 1280) or
-  // two waves of them (M = 2048, N = 3840; M = 1536, N = 5120).
+  // two waves of them (M = 2048, N = 3840; M = 1536, N = 5120). (Since version 61
+  // three waves of 128 x 160 in pairs take those plans.)
   for (const auto& [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{6144, 1280, 4096},
                                 {2048, 3840, 8192},
                                 {1536, 5120, 4096}}) {
     SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N));
     ASSERT_GT(cake::plan_sm90_program(Program::kHopper128x80, M, N, K, 132).waves, 1);
-    EXPECT_EQ(cake::plan(M, N, K, 128, Arch::SM90, 132).program, Program::kHopper192x128);
+    EXPECT_EQ(cake::plan(M, N, K, 128, Arch::SM90, 132).program, Program::kHopper128x160);
   }
 }
 
