@@ -428,9 +428,9 @@ Program tight_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int n
 
 // Weight tiles fitted to the weights (kHopperFittedWeightTiles*): in place of a
 // plan of the 128 x 128 or 192-row programs whose busiest SM has `work` K-block
-// work (both regions' where it has two), 128 tokens by 112, 144 or 80 weight
-// rows or 192 tokens by 112, whichever leaves the least (the first of equals),
-// when that is at most ...MaxWorkPercent of it
+// work (both regions' where it has two), 128 tokens by 112, 144, 80 or 160
+// weight rows or 192 tokens by 112, whichever leaves the least (the first of
+// equals), when that is at most ...MaxWorkPercent of it
 // in place of two regions or of one program on at most ...MaxWaves waves in no
 // more waves, or at most `many_waves_percent` of it in any number of waves
 // (...ManyWavesMaxWorkPercent, or from ...LongK, once no cut has taken the plan,
