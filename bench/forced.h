@@ -17,13 +17,14 @@ namespace cake::bench {
 // its rows per P tile, --promote K its promotion depth (64 or 128), --multicast 1|2
 // its multicast off / on (on: wherever the program can pair its CTAs; the others
 // run the plan's choice, said once per shape), --one-region the plan's program on
-// all of out (no second region). None of them: cake chooses.
+// all of out (no second region), --raster G its tiles' grouped raster (G tiles
+// along P before a step along Q; 1: along Q first). None of them: cake chooses.
 struct Forcing {
   std::string program;
-  int split = 0, rows = 0, promotion = 0, multicast = 0;
+  int split = 0, rows = 0, promotion = 0, multicast = 0, raster = 0;
   bool one_region = false;
 
-  bool any() const { return split || rows || promotion || multicast || one_region || !program.empty(); }
+  bool any() const { return split || rows || promotion || multicast || raster || one_region || !program.empty(); }
 
   // Takes argv[i] (and its value) when it is one of the flags above.
   bool parse(int argc, char** argv, int& i) {
@@ -35,6 +36,7 @@ struct Forcing {
     else if (arg == "--rows") rows = std::stoi(argv[++i]);
     else if (arg == "--promote") promotion = std::stoi(argv[++i]);
     else if (arg == "--multicast") multicast = std::stoi(argv[++i]);
+    else if (arg == "--raster") raster = std::stoi(argv[++i]);
     else return false;
     return true;
   }
@@ -42,6 +44,13 @@ struct Forcing {
   // The forced program's plan on all of out; throws cake::InvalidArgument where
   // the program is unknown or cannot run the shape with the forced split or rows.
   Plan plan(int64_t M, int64_t N, int64_t K, int64_t r, int sms) const {
+    Plan p = forced(M, N, K, r, sms);
+    if (raster > 0) p.raster_group = raster;
+    return p;
+  }
+
+ private:
+  Plan forced(int64_t M, int64_t N, int64_t K, int64_t r, int sms) const {
     Program prog = cake::plan(M, N, K, r, Arch::SM90, sms).program;
     if (!program.empty()) {
       bool known = false;

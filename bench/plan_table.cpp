@@ -31,7 +31,7 @@ void print_region(const cake::Plan& p, int64_t M, int64_t N) {
               static_cast<long long>(M), static_cast<long long>(N), p.tile_m, p.tile_n,
               static_cast<long long>(p.tiles), static_cast<long long>(p.waves), p.split_k, p.cluster_m, p.cluster_n,
               p.grid);
-  if (p.arch == cake::Arch::SM90) std::printf(" promote %d", p.promotion_k);
+  if (p.arch == cake::Arch::SM90) std::printf(" promote %d raster %d", p.promotion_k, p.raster_group);
 }
 
 // The regions of one problem, as the launcher runs them.

@@ -153,8 +153,6 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
   p.tile_k = sm90::kStageK;
   p.swap_ab = Shape::kSwapAB;
   p.scheduler = "static_persistent";
-  p.raster = "grouped";
-  p.raster_group = Shape::kSwapAB ? 1 : sm90::kRasterGroup;
   if (split > Shape::kMaxSplit)
     throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) + " splits K over at most " +
                           std::to_string(Shape::kMaxSplit) + " CTAs (the landing stages of the others' partial " +
@@ -246,6 +244,21 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
   p.workers = clusters * 2;
   p.waves = pair_waves;
   p.grid = static_cast<int>(std::min(pairs, clusters) * 2);
+}
+
+// The tiles' order (scheduler.cuh): a grouped raster, kRasterGroup tiles down P
+// before a step along Q, so that CTAs resident together share a narrow band of both
+// operands in L2; the turned programs (P = the weights) and the 80-row weight tiles
+// unpaired at long K over several token tiles or split (kHopperWeight80AlongQ*)
+// along Q first.
+template <typename Shape>
+void hopper_raster(Plan& p, int64_t K) {
+  const bool unpaired = p.cluster_m == 1 && p.cluster_n == 1;
+  const bool rows80 = !Shape::kSwapAB && Shape::kBlockQ == 80 && unpaired && K >= kHopperWeight80AlongQMinK &&
+                      (p.tiles_m >= kHopperWeight80AlongQMinTokenTiles || p.split_k > 1);
+  const bool along_q = Shape::kSwapAB || rows80;
+  p.raster = "grouped";
+  p.raster_group = along_q ? 1 : sm90::kRasterGroup;
 }
 
 // SM90: small M is decode-like and weight-bound: swap A and B so that the
@@ -656,6 +669,7 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
   const bool hopper_program = sm90::with_shape(program, [&](auto shape) {
     hopper<decltype(shape)>(p, program, M, N, K, num_sms, split, rows);
     hopper_multicast<decltype(shape)>(p, M, N, K, num_sms, multicast);
+    hopper_raster<decltype(shape)>(p, K);
   });
   if (!hopper_program)
     throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(program) + " is not a Hopper program");

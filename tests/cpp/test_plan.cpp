@@ -1243,6 +1243,24 @@ TEST(PlanSm90, FittedWeightTilesOf80RowsInOneWave) {
     EXPECT_EQ(p.cluster_n, paired ? 2 : 1);
     EXPECT_EQ(p.waves, 1);
   }
+  // Their tiles walk along Q first where they run unpaired from
+  // kHopperWeight80AlongQMinK on over three token tiles or more, or split; on two
+  // unsplit, paired, below that K and in the other non-turned programs down 8 token
+  // tiles; the turned programs along Q.
+  for (const auto& [M, N, K, group] : {std::tuple<int64_t, int64_t, int64_t, int>{512, 2560, 8192, 1},
+                                       {288, 3072, 8192, 1},  // three token tiles
+                                       {256, 2560, 8192, 1},  // two, split over CTA pairs
+                                       {512, 1280, 8192, 1},
+                                       {256, 4608, 18944, 8},  // two unsplit
+                                       {512, 2560, cake::kHopperWeight80AlongQMinK - 128, 8},
+                                       {1024, 1280, 8192, 8}}) {  // paired
+    SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
+    const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopper128x80);
+    EXPECT_EQ(p.raster_group, group);
+  }
+  EXPECT_EQ(cake::plan(512, 4096, 8192, 128, Arch::SM90, 132).raster_group, 8);   // 128 x 128
+  EXPECT_EQ(cake::plan(320, 3584, 18944, 128, Arch::SM90, 132).raster_group, 1);  // turned
   // Since version 45 one wave of them unsplit in place of the 64-row swap programs
   // on two waves or more past decode (there the estimate gives them more work).
   for (const OneRegionPlan& c : {
