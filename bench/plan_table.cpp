@@ -5,7 +5,7 @@
 // the launcher does (src/sm90/launch.cpp), region by region. The lines are
 // stable text, so that two builds' tables can be compared line by line
 // (scripts/plan-diff). With cake_bench's experiment flags (--program, --split,
-// --rows, --promote, --multicast, --one-region; forced.h) it lists what those
+// --rows, --promote, --multicast, --raster, --one-region; forced.h) it lists what those
 // forced runs launch instead.
 #include <cstdio>
 #include <cstdlib>
@@ -62,10 +62,11 @@ void print_problem(const Options& o, int64_t M, int64_t N, int64_t K) {
   std::printf(
       "usage: cake_plan [--grid | --quick | --serving | --dense] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K]\n"
       "                 [--sms 132] [--arch sm90|sm100|sm103] [--r 128]\n"
-      "                 [--program NAME] [--split S] [--rows R] [--promote 64|128] [--multicast 1|2] [--one-region]\n"
+      "                 [--program NAME] [--split S] [--rows R] [--promote 64|128] [--multicast 1|2] [--raster G] [--one-region]\n"
       "                 (SM90: what cake_bench launches with the same experiment flags)\n"
       "One line per problem: each region's program, region, tile, tiles, waves, split-K, CTA pairs, grid\n"
-      "and promotion depth, in the order the launcher runs them. Default: the benchmark's grid on 132 SMs.\n");
+      "promotion depth and raster group, in the order the launcher runs them. Default: the benchmark's\n"
+      "grid on 132 SMs.\n");
   std::exit(code);
 }
 
