@@ -64,7 +64,7 @@ void print_problem(const Options& o, int64_t M, int64_t N, int64_t K) {
       "                 [--sms 132] [--arch sm90|sm100|sm103] [--r 128]\n"
       "                 [--program NAME] [--split S] [--rows R] [--promote 64|128] [--multicast 1|2] [--raster G] [--one-region]\n"
       "                 (SM90: what cake_bench launches with the same experiment flags)\n"
-      "One line per problem: each region's program, region, tile, tiles, waves, split-K, CTA pairs, grid\n"
+      "One line per problem: each region's program, region, tile, tiles, waves, split-K, CTA pairs, grid,\n"
       "promotion depth and raster group, in the order the launcher runs them. Default: the benchmark's\n"
       "grid on 132 SMs.\n");
   std::exit(code);
