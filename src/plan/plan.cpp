@@ -230,10 +230,10 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
   const bool fitted = swap && (Shape::kBlockQ == 80 || Shape::kBlockQ == 96) && pair_waves <= p.waves;
   // Weight tiles shared by two token tiles (64 x 96 at 65..128 tokens): one wave of
   // pairs on most SMs, at long enough K (kHopperWeightTilePairsMinK).
-  const bool weight_tiles = share_q && tiles_along == 2 && K >= kHopperWeightTilePairsMinK &&
+  const bool weight_tiles = share_q && Shape::kBlockP == 64 && tiles_along == 2 && K >= kHopperWeightTilePairsMinK &&
                             tiles_shared <= clusters &&
                             2 * tiles_shared * 100 >= int64_t{num_sms} * kHopperWeightTilePairsMinFillPercent;
-  // 80-row weight tiles in one wave: pairs sharing the token tile from
+  // 80-row weight tiles in one wave: pairs sharing the weight tile from
   // kHopperWeight80PairsMinTokenTiles token tiles at long K (kHopperWeight80PairsMinK).
   const bool rows80 = !swap && Shape::kBlockQ == 80 && p.waves == 1 && tiles_p >= kHopperWeight80PairsMinTokenTiles &&
                       K >= kHopperWeight80PairsMinK && pair_waves == 1;
@@ -249,12 +249,11 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
 // The tiles' order (scheduler.cuh): a grouped raster, kRasterGroup tiles down P
 // before a step along Q, so that CTAs resident together share a narrow band of both
 // operands in L2; the turned programs (P = the weights) and the 80-row weight tiles
-// unpaired at long K over several token tiles or split (kHopperWeight80AlongQ*)
-// along Q first.
+// at long K over several token tiles or split (kHopperWeight80AlongQ*), single or
+// in pairs, along Q first.
 template <typename Shape>
 void hopper_raster(Plan& p, int64_t K) {
-  const bool unpaired = p.cluster_m == 1 && p.cluster_n == 1;
-  const bool rows80 = !Shape::kSwapAB && Shape::kBlockQ == 80 && unpaired && K >= kHopperWeight80AlongQMinK &&
+  const bool rows80 = !Shape::kSwapAB && Shape::kBlockQ == 80 && K >= kHopperWeight80AlongQMinK &&
                       (p.tiles_m >= kHopperWeight80AlongQMinTokenTiles || p.split_k > 1);
   const bool along_q = Shape::kSwapAB || rows80;
   p.raster = "grouped";

@@ -404,17 +404,21 @@ inline constexpr int64_t kHopperFittedWeightTilesRegionsMaxWorkPercent = 97;
 // N = 3072, K = 4096 13.65 / 10.86; M = 192, N = 4608, K = 3584 12.56 / 10.56; at
 // K = 1024 0.91-0.97.
 inline constexpr int64_t kHopperFittedWeightTiles80MaxWaves = 1;
-// Their one wave runs in CTA pairs sharing the token tile (TMA multicast) from this
-// many token tiles on at K >= kHopperWeight80PairsMinK (version 46). H200, r = 128,
-// forced, best of three alternated runs, us, single / pairs: M = 1024, N = 1280,
-// K = 8192 23.21 / 20.18, K = 18944 46.29 / 40.19; M = 800, N = 1280, K = 8192
-// 20.39 / 19.04, K = 18944 46.93 / 39.31. Fewer token tiles or shorter K lost:
-// M = 688 (six), K = 8192 1.069; M = 512, N = 2560, K = 4096 1.070; M = 256,
-// N = 4608, K = 3584 1.116; M = 1024, N = 1280, K = 4096 1.026.
-inline constexpr int64_t kHopperWeight80PairsMinTokenTiles = 7;
+// Their one wave runs in CTA pairs from this many token tiles on at
+// K >= kHopperWeight80PairsMinK where the pairs are one wave too. Since version 63
+// the pairs share the weight tile, lying along P (config.h, kPairsShareQ), and walk
+// along Q like single CTAs (kHopperWeight80AlongQ*): the token tile, read by every
+// CTA of a row, is merged in the L2, and the reads from L2 fall (M = 512, N = 2560,
+// K = 8192 under the profiler: 3.45 M sectors against 3.97 M single along Q and
+// 5.34 M single down P; cuBLASLt's 80 x 128 pairs 2.8 M). H200, r = 128, forced,
+// three passes, us: M = 512, N = 2560, K = 8192 single along Q 20.70, pairs 19.48
+// (0.941); M = 1024, N = 1280, K = 8192 pairs down P 22.12, along Q 19.46 (0.880).
+// Version 46's pairs shared the token tile, from seven token tiles (M = 1024,
+// N = 1280, K = 8192 single / pairs 23.21 / 20.18; M = 688, six, 1.069).
+inline constexpr int64_t kHopperWeight80PairsMinTokenTiles = 3;
 inline constexpr int64_t kHopperWeight80PairsMinK = 8192;
-// Where they run unpaired from this K on, over at least kHopperWeight80AlongQMinTokenTiles
-// token tiles or split over CTA pairs, their tiles walk along Q first (raster group
+// From this K on, over at least kHopperWeight80AlongQMinTokenTiles token tiles
+// (single or in pairs) or split over CTA pairs, their tiles walk along Q first (raster group
 // 1: CTAs launched together share the token tile) instead of down 8 token tiles.
 // Those one-wave K loops are bound by the L2's reads, not by the SM clock (M = 512,
 // N = 2560, K = 8192 under the profiler: 33.4 k cycles at 1.27 GHz, 45.5 k at 1.76,
@@ -426,8 +430,8 @@ inline constexpr int64_t kHopperWeight80PairsMinK = 8192;
 // 0.976; M = 320, N = 3072, K = 14336 1.005), split over pairs 0.954-0.975 (M = 256,
 // N = 2560, K = 8192; M = 512, N = 1280 0.955); two token tiles unsplit 1.013-1.021
 // (M = 160, N = 5120, K = 14336; M = 192 / 256, N = 4608), so not there. Below
-// K = 8192 (M = 256, N = 4608, K = 3584 1.018) and in pairs (M = 1024, N = 1280
-// 1.086) neither; the other programs' one-wave serving plans 0.95-1.06 either way
+// K = 8192 (M = 256, N = 4608, K = 3584 1.018) neither, nor in version 62's pairs
+// sharing the token tile (M = 1024, N = 1280 1.086); the other programs' one-wave serving plans 0.95-1.06 either way
 // (forced): no rule for them.
 inline constexpr int64_t kHopperWeight80AlongQMinK = 8192;
 inline constexpr int64_t kHopperWeight80AlongQMinTokenTiles = 3;

@@ -76,7 +76,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   constexpr int kStages = Shape::kStages;
   constexpr int kBlockP = Shape::kBlockP;
   constexpr int kBlockQ = Shape::kBlockQ;
-  // Not turned, on a Q block that is not whole 64-column boxes of out (64 x 96):
+  // Not turned, on a Q block that is not whole 64-column boxes of out (e.g. 80, 96):
   // each consumer warpgroup's output is staged and stored as one box of plain rows.
   constexpr bool kPlainOut = Shape::kPlainOut;
   constexpr int kPBytes = kBlockP * kRowBytes;

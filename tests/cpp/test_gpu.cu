@@ -309,12 +309,14 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // (version 44): one wave of 116, the last token tile of 122
                                            // rows, the last weight tile of 40, a K tail of 16
                                            Shape{250, 4600, 3600, 64, true},
-                                           // ... and along Q first at long K (version 62): one wave of
-                                           // 128 (the last token tile of 120 rows, the last weight tile
-                                           // of 72, a K tail of 16); split over CTA pairs (the last token
-                                           // tile of 120, the last weight tile of 64)
-                                           Shape{504, 2552, 8208, 128, true},
+                                           // ... and along Q first at long K (version 62): split over
+                                           // CTA pairs (the last token tile of 120, the last weight tile
+                                           // of 64); one wave of 128 in pairs sharing the weight tile
+                                           // (version 63) over four / eight token tiles (the last of
+                                           // 120, the last weight tile of 72 / 64 rows, a K tail of 16)
                                            Shape{248, 2544, 8320, 32, false},
+                                           Shape{504, 2552, 8208, 128, true},
+                                           Shape{1016, 1264, 8208, 64, false},
                                            // 64 x 96 tiles in pairs sharing the weight tile (version
                                            // 40): the second token tile of 36 / 8 rows, the last weight
                                            // tile of 8 / 56 rows (4 / 28 per CTA, boxes of 8 / 32), a K

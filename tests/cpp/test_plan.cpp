@@ -1206,9 +1206,10 @@ TEST(PlanSm90, FittedWeightTilesOf192TokensAnd160Rows) {
 TEST(PlanSm90, FittedWeightTilesOf80RowsInOneWave) {
   for (const OneRegionPlan& c : {
            // 128 tiles of 128 x 80 against 60 of 192 x 128 split over CTA pairs (120 SMs);
-           // eight token tiles at K >= 8192: in pairs sharing the token tile (version 46)
+           // eight / four token tiles at K >= 8192: in pairs sharing the weight tile
+           // (version 63)
            OneRegionPlan{1024, 1280, 14336, Program::kHopper128x80, 2, 128, 1},
-           OneRegionPlan{512, 2560, 8192, Program::kHopper128x80, 1, 128, 1},
+           OneRegionPlan{512, 2560, 8192, Program::kHopper128x80, 2, 128, 1},
            // 128 against 92 of 128 x 112
            OneRegionPlan{128, 10240, 4096, Program::kHopper128x80, 1, 128, 1},
            // 130 against 96 of 128 x 128 (78% of the work)
@@ -1231,29 +1232,35 @@ TEST(PlanSm90, FittedWeightTilesOf80RowsInOneWave) {
   }
   // Not on two waves: at 264 tokens 128 x 80 would be 174 tiles.
   EXPECT_EQ(sm90_program(264, 4608, 3584), Program::kHopperSwap128x96);
-  // Pairs sharing the token tile from kHopperWeight80PairsMinTokenTiles token tiles
-  // at K >= kHopperWeight80PairsMinK; single CTAs below either.
+  // Pairs sharing the weight tile (lying along P) from
+  // kHopperWeight80PairsMinTokenTiles token tiles at K >= kHopperWeight80PairsMinK
+  // where the pairs are one wave; single CTAs otherwise.
   for (const auto& [M, N, K, paired] : {std::tuple<int64_t, int64_t, int64_t, bool>{1024, 1280, 8192, true},
                                         {800, 1280, 8192, true},
-                                        {688, 1536, 8192, false},  // six token tiles
+                                        {688, 1536, 8192, true},  // six token tiles
+                                        {504, 2552, 8208, true},  // four, tails (GpuShapes)
+                                        {1016, 1264, 8208, true},
+                                        {256, 4608, 18944, false},  // two
+                                        {640, 2048, 8192, false},   // 78 pairs: two waves
                                         {800, 1280, cake::kHopperWeight80PairsMinK - 128, false}}) {
     SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
     const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
     EXPECT_EQ(p.program, Program::kHopper128x80);
-    EXPECT_EQ(p.cluster_n, paired ? 2 : 1);
+    EXPECT_EQ(p.cluster_m, paired ? 2 : 1);
+    EXPECT_EQ(p.cluster_n, 1);
     EXPECT_EQ(p.waves, 1);
   }
-  // Their tiles walk along Q first where they run unpaired from
-  // kHopperWeight80AlongQMinK on over three token tiles or more, or split; on two
-  // unsplit, paired, below that K and in the other non-turned programs down 8 token
-  // tiles; the turned programs along Q.
+  // Their tiles walk along Q first from kHopperWeight80AlongQMinK on over three
+  // token tiles or more (single or in pairs), or split; on two unsplit, below that K
+  // and in the other non-turned programs down 8 token tiles; the turned programs
+  // along Q.
   for (const auto& [M, N, K, group] : {std::tuple<int64_t, int64_t, int64_t, int>{512, 2560, 8192, 1},
                                        {288, 3072, 8192, 1},  // three token tiles
                                        {256, 2560, 8192, 1},  // two, split over CTA pairs
                                        {512, 1280, 8192, 1},
                                        {256, 4608, 18944, 8},  // two unsplit
                                        {512, 2560, cake::kHopperWeight80AlongQMinK - 128, 8},
-                                       {1024, 1280, 8192, 8}}) {  // paired
+                                       {1024, 1280, 8192, 1}}) {  // paired
     SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
     const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
     EXPECT_EQ(p.program, Program::kHopper128x80);
