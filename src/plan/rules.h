@@ -418,21 +418,22 @@ inline constexpr int64_t kHopperFittedWeightTiles80MaxWaves = 1;
 inline constexpr int64_t kHopperWeight80PairsMinTokenTiles = 3;
 inline constexpr int64_t kHopperWeight80PairsMinK = 8192;
 // From this K on, over at least kHopperWeight80AlongQMinTokenTiles token tiles
-// (single or in pairs) or split over CTA pairs, their tiles walk along Q first (raster group
-// 1: CTAs launched together share the token tile) instead of down 8 token tiles.
-// Those one-wave K loops are bound by the L2's reads, not by the SM clock (M = 512,
-// N = 2560, K = 8192 under the profiler: 33.4 k cycles at 1.27 GHz, 45.5 k at 1.76,
-// the same microseconds; cuBLASLt's 80 x 128 pairs 29.2 k / 30.2 k), and the order
-// changes how many of those reads the L2 merges. H200, version 61 against the rule
-// on all of them, r = 128, three alternated runs (plan-ab), B / A: from three token
-// tiles 0.935-1.005 (M = 448, N = 2304, K = 16384 0.935; M = 512, N = 2560,
-// K = 8192 0.964, K = 18944 0.938; M = 640, N = 2048 0.962; M = 1280, N = 1024
-// 0.976; M = 320, N = 3072, K = 14336 1.005), split over pairs 0.954-0.975 (M = 256,
-// N = 2560, K = 8192; M = 512, N = 1280 0.955); two token tiles unsplit 1.013-1.021
-// (M = 160, N = 5120, K = 14336; M = 192 / 256, N = 4608), so not there. Below
-// K = 8192 (M = 256, N = 4608, K = 3584 1.018) neither, nor in version 62's pairs
-// sharing the token tile (M = 1024, N = 1280 1.086); the other programs' one-wave serving plans 0.95-1.06 either way
-// (forced): no rule for them.
+// (single or in pairs) or split over CTA pairs, their tiles walk along Q first
+// (raster group 1: CTAs launched together share the token tile) instead of down 8
+// token tiles. Those one-wave K loops are bound by the L2's reads, not by the SM
+// clock (M = 512, N = 2560, K = 8192 under the profiler: 33.4 k cycles at 1.27 GHz,
+// 45.5 k at 1.76, the same microseconds; cuBLASLt's 80 x 128 pairs
+// 29.2 k / 30.2 k), and the order changes how many of those reads the L2 merges.
+// H200, version 61 against the rule on all of them, r = 128, three alternated runs
+// (plan-ab), B / A: from three token tiles 0.935-1.005 (M = 448, N = 2304,
+// K = 16384 0.935; M = 512, N = 2560, K = 8192 0.964, K = 18944 0.938; M = 640,
+// N = 2048 0.962; M = 1280, N = 1024 0.976; M = 320, N = 3072, K = 14336 1.005),
+// split over pairs 0.954-0.975 (M = 256, N = 2560, K = 8192; M = 512, N = 1280
+// 0.955); two token tiles unsplit 1.013-1.021 (M = 160, N = 5120, K = 14336;
+// M = 192 / 256, N = 4608), so not there. Below K = 8192 (M = 256, N = 4608,
+// K = 3584 1.018) neither, nor in version 62's pairs sharing the token tile
+// (M = 1024, N = 1280 1.086); the other programs' one-wave serving plans 0.95-1.06
+// either way (forced): no rule for them.
 inline constexpr int64_t kHopperWeight80AlongQMinK = 8192;
 inline constexpr int64_t kHopperWeight80AlongQMinTokenTiles = 3;
 

@@ -1260,7 +1260,7 @@ TEST(PlanSm90, FittedWeightTilesOf80RowsInOneWave) {
                                        {512, 1280, 8192, 1},
                                        {256, 4608, 18944, 8},  // two unsplit
                                        {512, 2560, cake::kHopperWeight80AlongQMinK - 128, 8},
-                                       {1024, 1280, 8192, 1}}) {  // paired
+                                       {1024, 1280, 8192, 1}}) {  // paired, sharing the weight tile
     SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
     const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
     EXPECT_EQ(p.program, Program::kHopper128x80);
