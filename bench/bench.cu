@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -627,8 +628,13 @@ int run_bench(int argc, char** argv) {
               all_zero.empty() ? NAN : *std::max_element(all_zero.begin(), all_zero.end()));
 
   // ---- files
-  std::system(("mkdir -p '" + out_dir + "'").c_str());
+  std::error_code mkdir_error;
+  std::filesystem::create_directories(out_dir, mkdir_error);
   std::ofstream csv(out_dir + "/bench.csv");
+  if (!csv) {
+    std::fprintf(stderr, "cake_bench: cannot write %s/bench.csv (%s)\n", out_dir.c_str(), mkdir_error.message().c_str());
+    return 1;
+  }
   csv << "M,N,K,r,cake_us,cake_s0_us,cublaslt_us,cublaslt_nofast_us,unfused_us,floor_us,cake_TFLOPs,cake_GBps,"
          "cake_over_cublaslt,cake_over_unfused,cake_s0_over_cublaslt,check_ratio,check_ok\n";
   std::ofstream js(out_dir + "/bench.json");
