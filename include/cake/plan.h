@@ -69,6 +69,9 @@ enum class Program {
   // SM90, past decode: 128 tokens x 160 weight rows, the same (M = 1024, N = 2560:
   // one wave of 128 tiles instead of 120 of 192 x 128).
   kHopper128x160,
+  // SM90, past decode: the swap program on 160-token tiles by 128 weight rows
+  // (cuBLASLt's tile at M = 320 on N >= 7168).
+  kHopperSwap128x160,
   // Blackwell (SM100 / SM103): static persistent program on CTA-pair tiles.
   kBlackwellStatic,
   // Blackwell: dynamic tile scheduler with the blocked raster, long large-K runs.

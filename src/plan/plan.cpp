@@ -724,6 +724,7 @@ const char* program_name(Program program) {
     case Program::kHopper128x80: return "fp8_hopper_128x80";
     case Program::kHopper192x112: return "fp8_hopper_192x112";
     case Program::kHopper128x160: return "fp8_hopper_128x160";
+    case Program::kHopperSwap128x160: return "fp8_hopper_swap_128x160";
     case Program::kBlackwellStatic: return "fp8_blackwell_static";
     case Program::kBlackwellL2Point: return "fp8_blackwell_l2_point";
     case Program::kBlackwellTileM: return "fp8_blackwell_tile_m";

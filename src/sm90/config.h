@@ -125,6 +125,10 @@ using ShapeSwap128x80 = ProgramShape<128, 80, true>;
 using ShapeSwap128x96 = ProgramShape<128, 96, true>;
 using ShapeSwap64x80 = ProgramShape<64, 80, true>;
 using ShapeSwap64x96 = ProgramShape<64, 96, true>;
+// And 160 tokens on 128 weight rows (cuBLASLt's tile at M = 320 on N >= 7168): one
+// partial-sum set (80 + 80 of the 232 registers); M = 320, N = 7168 is one wave of
+// 112 tiles, where 80-token tiles take two waves of pairs for the same work per SM.
+using ShapeSwap128x160 = ProgramShape<128, 160, true>;
 // Weight tiles fitted to the weights: 128 tokens (two consumer warpgroups) by
 // 112 or 144 weight rows on wgmma's N side, where 128-row weight tiles leave the
 // last wave partly empty (M = 384, N = 4608: 126 tiles of 128 x 112 against 108
@@ -172,7 +176,8 @@ using Shape128x160 = ProgramShape<128, 160, false>;
   X(kHopper128x144, Shape128x144)       \
   X(kHopper128x80, Shape128x80)         \
   X(kHopper192x112, Shape192x112)       \
-  X(kHopper128x160, Shape128x160)
+  X(kHopper128x160, Shape128x160)       \
+  X(kHopperSwap128x160, ShapeSwap128x160)
 
 // Tiles walk this many tiles along M before moving along N (grouped raster):
 // CTAs resident together share both operands in L2.

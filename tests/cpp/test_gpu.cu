@@ -587,6 +587,7 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuSplitKWalk,
                                            Walk{cake::Program::kHopperSwap128x96, 180, 70 * 128 - 8},
                                            Walk{cake::Program::kHopperSwap64x80, 75, 70 * 64 - 24},
                                            Walk{cake::Program::kHopperSwap64x96, 90, 70 * 64 - 24},
+                                           Walk{cake::Program::kHopperSwap128x160, 300, 70 * 128 - 8},
                                            // weight tiles of 112 / 144 / 80 on wgmma's N side
                                            Walk{cake::Program::kHopper128x112, 300, 24 * 112 - 8},
                                            Walk{cake::Program::kHopper128x144, 300, 24 * 144 - 8},
