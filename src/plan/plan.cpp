@@ -631,7 +631,7 @@ void cut_along(Cuts& c, const Plan& one, bool rows, int64_t M, int64_t N, int64_
 // (fitted_weight_tiles); where they do not, from kHopperRegionAcrossMinK on, also
 // cuts along Q (whole Q blocks of the clusters: columns, or rows for the turned
 // program); the cut the estimate likes best.
-Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
+Plan plan_sm90_tiles(int64_t M, int64_t N, int64_t K, int num_sms) {
   const Plan one = plan_sm90_one(M, N, K, num_sms);
   Cuts c{one, region_cost(one) * (100 - kHopperRegionMinGainPercent) / 100, busiest_sm_k_work(one, K)};
   const bool turned = one.program == Program::kHopperSwap192x128;
@@ -650,6 +650,18 @@ Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
     if (long_k != c.best.program) return plan_sm90_program(long_k, M, N, K, num_sms);
   }
   return c.best;
+}
+
+// Last, token tiles of 160 (fp8_hopper_swap_128x160, kHopperTokenTiles160*): in
+// place of a plan of one program past decode, unsplit in no more waves, when they
+// leave its busiest SM no more K-block work.
+Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
+  const Plan chosen = plan_sm90_tiles(M, N, K, num_sms);
+  if (M <= kHopperTokenTiles160MinM || M > kHopperTokenTiles160MaxM || chosen.head_m != M || chosen.head_n != N)
+    return chosen;
+  const Plan q = plan_sm90_program(Program::kHopperSwap128x160, M, N, K, num_sms);
+  const bool fits = q.split_k == 1 && q.waves <= chosen.waves;
+  return fits && busiest_sm_k_work(q, K) <= busiest_sm_k_work(chosen, K) ? q : chosen;
 }
 
 }  // namespace

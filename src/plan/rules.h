@@ -224,6 +224,29 @@ inline constexpr int64_t kHopperFittedTokenTilesMaxWorkPercentLongK = 90;
 inline constexpr int64_t kHopperFittedTokenTilesManyWavesMinK = 3584;
 inline constexpr int64_t kHopperFittedTokenTilesManyWavesMinWaves = 3;
 
+// Token tiles of 160 on 128 weight rows (fp8_hopper_swap_128x160, cuBLASLt's tile at
+// M = 320 on N >= 7168), for kHopperTokenTiles160MinM < M <= ...MaxM: in place of a
+// plan of one program, unsplit in no more waves, when they leave its busiest SM no
+// more K-block work. A 160-token tile reads each weight row once for twice the
+// tokens of the 80-token tiles, and its wgmma (64 x 160) carries less operand
+// traffic per output than their 64 x 80. Forced against the plan before it (H200,
+// r = 128, three passes, medians): at equal work in fewer waves M = 320,
+// N = 7168, K = 8192 0.898 (80-token tiles in pairs on two waves), N = 14336 0.944,
+// M = 320, N = 8192, K = 7168 0.896, M = 160, N = 14336, K = 8192 0.914; at less
+// work M = 320, N = 8192, K = 3584 / 1024 0.883 / 0.940 (192 x 128, one wave),
+// M = 160, N = 28672, K = 4096 0.941 (192 x 112, two); at more work M = 320,
+// N = 28672, K = 4096 0.994 (four waves in pairs against seven of 80-token pairs),
+// M = 640, N = 7168, K = 8192 1.089 (against 128 x 144 on two waves). The rule
+// against version 63 (plan-ab, three alternated runs, 23 moved shapes): geomean
+// 0.943, 0.873-0.995 (M = 640, N = 37888, K = 2048 109.5 -> 95.8 us in pairs on
+// nine waves; M = 288, N = 8192, K = 3584 19.24 -> 17.13; M = 136, N = 13824,
+// K = 7168 34.18 -> 30.99) but in more waves: M = 896, N = 14336, K = 1024 1.127
+// (six against five of the turned 192 x 128), which the wave condition excludes.
+// Split plans were not measured and are left out; past 1024 tokens it is not
+// measured either.
+inline constexpr int64_t kHopperTokenTiles160MinM = 128;
+inline constexpr int64_t kHopperTokenTiles160MaxM = 1024;
+
 // Token tiles tight on the tokens: past decode, from
 // kHopperTightTokenTilesMinK, up to kHopperTightTokenTilesMaxM tokens, where the
 // plan chose the 64-row swap programs on 64 tokens, on one tile of 128, or 128-row

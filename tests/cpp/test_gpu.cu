@@ -322,7 +322,13 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // tile of 8 / 56 rows (4 / 28 per CTA, boxes of 8 / 32), a K
                                            // tail of 16 / none
                                            Shape{100, 5000, 4112, 64, true},
-                                           Shape{72, 6200, 4224, 32, false}),
+                                           Shape{72, 6200, 4224, 32, false},
+                                           // 128 weight rows x 160 tokens (version 65), tails in every
+                                           // dimension: one wave of 114 tiles (the last token tile of
+                                           // 140, the last weight tile of 8 rows, a K tail of 16); one
+                                           // token tile of 150 over 113 weight tiles (the last of 8)
+                                           Shape{300, 7176, 8208, 128, true},
+                                           Shape{150, 14344, 4112, 32, false}),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            const Shape& s = i.param;
                            return "M" + std::to_string(s.M) + "_N" + std::to_string(s.N) + "_K" +

@@ -976,9 +976,8 @@ TEST(PlanSm90, FittedTokenTiles) {
   }
   // At 83% of the work they are not taken below kHopperFittedTokenTilesLongK (lost
   // by up to 7%); from it on, in pairs up to kHopperFittedTokenTilesLongKMaxM tokens.
-  EXPECT_EQ(sm90_program(320, 8192, 1024), Program::kHopper192x128);
-  EXPECT_EQ(sm90_program(320, 8192, cake::kHopperFittedTokenTilesLongK - 128), Program::kHopper192x128);
-  EXPECT_EQ(sm90_program(320, 8192, cake::kHopperFittedTokenTilesLongK), Program::kHopperSwap128x80);
+  // (Its instance M = 320, N = 8192 goes to 160-token tiles at every K since
+  // version 65: TokenTilesOf160.)
   EXPECT_EQ(sm90_program(160, 7168, 8192), Program::kHopperSwap128x80);
   // Not in pairs past 512 tokens (there weight tiles of 112 take its two regions' place).
   EXPECT_EQ(sm90_program(1024, 7168, 8192), Program::kHopper128x112);
@@ -1106,17 +1105,17 @@ TEST(PlanSm90, FittedWeightTiles) {
   // CTA pairs against 2 of 192 x 128 (192 x 112 and 128 x 160 would take 3 too); at
   // K = 7168 (and 4096) the 192-row tiles stay. (M = 384, N = 14336 was the case
   // until version 60; two waves of 192 x 112 take it now, FittedWeightTilesOf192Tokens.)
-  // ... and 128 x 144 at 5/6: M = 640, N = 37888, K = 8192, 10 waves against 9 of
+  // ... and 128 x 144 at 7/8: M = 896, N = 37888, K = 8192, 14 waves against 12 of
   // the turned 192 x 128 (at K = 4096 the turned tiles stay).
   for (const OneRegionPlan& c : {
            OneRegionPlan{1792, 3072, 8192, Program::kHopper128x112, 2, 392, 3},
            OneRegionPlan{1792, 3072, 18944, Program::kHopper128x112, 2, 392, 3},
-           OneRegionPlan{640, 37888, 8192, Program::kHopper128x144, 2, 1320, 10},
+           OneRegionPlan{896, 37888, 8192, Program::kHopper128x144, 2, 1848, 14},
        })
     expect_one_region_plan(c);
   EXPECT_EQ(sm90_program(1792, 3072, 7168), Program::kHopper192x128);
   EXPECT_EQ(sm90_program(1792, 3072, 4096), Program::kHopper192x128);
-  EXPECT_EQ(sm90_program(640, 37888, 4096), Program::kHopperSwap192x128);
+  EXPECT_EQ(sm90_program(896, 37888, 4096), Program::kHopperSwap192x128);
   // Not in place of a cut into two regions, which the estimate likes better:
   // M = 2560, N = 3072, K = 8192 keeps a head of 2304 columns of 192 x 128 tiles.
   EXPECT_EQ(cake::plan(2560, 3072, 8192, 128, Arch::SM90, 132).head_n, 2304);
@@ -1176,7 +1175,7 @@ TEST(PlanSm90, FittedWeightTilesOf192TokensAnd160Rows) {
            OneRegionPlan{768, 3584, 18944, Program::kHopper192x112, 1, 128, 1},
            OneRegionPlan{384, 7168, 8192, Program::kHopper192x112, 1, 128, 1},
            // two waves: 256 against 224
-           OneRegionPlan{160, 28672, 4096, Program::kHopper192x112, 1, 256, 2},
+           OneRegionPlan{192, 28672, 4096, Program::kHopper192x112, 1, 256, 2},
            // in place of three waves of 128 x 112 in pairs at the same work, from K = 8192
            OneRegionPlan{384, 14336, 8192, Program::kHopper192x112, 1, 256, 2},
            // one wave: 128 tiles of 128 x 160 against 120 of 192 x 128 (5/6 of the
@@ -1190,14 +1189,50 @@ TEST(PlanSm90, FittedWeightTilesOf192TokensAnd160Rows) {
        })
     expect_one_region_plan(c);
   // From kHopperMulticastMinWaves waves on, in CTA pairs sharing the token tile.
-  EXPECT_EQ(cake::plan(640, 12288, 8192, 128, Arch::SM90, 132).program, Program::kHopper128x160);
-  EXPECT_EQ(cake::plan(640, 12288, 8192, 128, Arch::SM90, 132).cluster_n, 2);
+  EXPECT_EQ(cake::plan(1536, 5120, 8192, 128, Arch::SM90, 132).program, Program::kHopper128x160);
+  EXPECT_EQ(cake::plan(1536, 5120, 8192, 128, Arch::SM90, 132).cluster_n, 2);
   // Not where 128 x 112 tiles leave less work (two waves of them in pairs) ...
   EXPECT_EQ(sm90_program(1792, 1792, 8192), Program::kHopper128x112);
   // ... nor on more waves than the 192 x 128 tiles (M = 1792, N = 3072: three waves
   // of either against two; FittedWeightTiles), nor in the grid's turned plan.
   EXPECT_EQ(sm90_program(1792, 3072, 4096), Program::kHopper192x128);
   EXPECT_EQ(sm90_program(512, 28672, 4096), Program::kHopperSwap192x128);
+}
+
+// Version 65: token tiles of 160 on 128 weight rows (fp8_hopper_swap_128x160) in
+// place of a plan of one program, unsplit in no more waves, where they leave the
+// busiest SM no more K-block work (kHopperTokenTiles160*).
+TEST(PlanSm90, TokenTilesOf160) {
+  for (const OneRegionPlan& c : {
+           // the same work in fewer waves: against 80-token tiles in pairs on two
+           // (four) waves, 192 x 112 on two
+           OneRegionPlan{320, 7168, 8192, Program::kHopperSwap128x160, 1, 112, 1},
+           OneRegionPlan{320, 14336, 8192, Program::kHopperSwap128x160, 1, 224, 2},
+           OneRegionPlan{136, 13824, 7168, Program::kHopperSwap128x160, 1, 108, 1},
+           // less work in one wave: against 192 x 128 tiles (5/6)
+           OneRegionPlan{320, 8192, 1024, Program::kHopperSwap128x160, 1, 128, 1},
+           OneRegionPlan{320, 8192, 3584, Program::kHopperSwap128x160, 1, 128, 1},
+           OneRegionPlan{160, 28672, 4096, Program::kHopperSwap128x160, 1, 224, 2},
+           // on many waves in CTA pairs (along the tokens, sharing the weight tile),
+           // against nine of the turned 192 x 128 tiles
+           OneRegionPlan{640, 37888, 2048, Program::kHopperSwap128x160, 2, 1184, 9},
+       })
+    expect_one_region_plan(c);
+  EXPECT_EQ(cake::plan(640, 37888, 2048, 128, Arch::SM90, 132).cluster_m, 2);
+  // Not in more waves at the same work (M = 896, N = 14336, K = 1024: six against
+  // five of the turned 192 x 128 tiles, 1.127 of their time) ...
+  EXPECT_EQ(sm90_program(896, 14336, 1024), Program::kHopperSwap192x128);
+  // ... nor at more work (M = 640, N = 7168, K = 8192: 1.089 of 128 x 144's time;
+  // M = 320, N = 28672: four waves in pairs against seven of 80-token pairs, 1.14
+  // of their work) ...
+  EXPECT_EQ(sm90_program(640, 7168, 8192), Program::kHopper128x144);
+  EXPECT_EQ(sm90_program(320, 28672, 4096), Program::kHopperSwap128x80);
+  // ... nor split (M = 896, N = 1280: 60 tiles split in two against 120 unsplit of
+  // 80 tokens), nor in place of two regions, nor past kHopperTokenTiles160MaxM
+  // tokens (M = 2048, N = 1280, K = 8192 would take them; not measured there).
+  EXPECT_EQ(sm90_program(896, 1280, 4096), Program::kHopperSwap128x80);
+  EXPECT_EQ(cake::plan(448, 14336, 6144, 128, Arch::SM90, 132).head_m, 192);
+  EXPECT_EQ(sm90_program(2048, 1280, 8192), Program::kHopper128x160);
 }
 
 // Weight tiles of 80 rows (kHopperFittedWeightTiles80MaxWaves) only where they make
