@@ -242,10 +242,16 @@ inline constexpr int64_t kHopperFittedTokenTilesManyWavesMinWaves = 3;
 // nine waves; M = 288, N = 8192, K = 3584 19.24 -> 17.13; M = 136, N = 13824,
 // K = 7168 34.18 -> 30.99) but in more waves: M = 896, N = 14336, K = 1024 1.127
 // (six against five of the turned 192 x 128), which the wave condition excludes.
-// Split plans were not measured and are left out; past 1024 tokens it is not
-// measured either.
+// Version 66, the same rule past 1024 tokens up to 2560 (measured up to there),
+// against version 65, three alternated runs: 0.915-1.001, geomean 0.969, over 8
+// moved shapes (M = 2560, N = 3072, K = 2048 31.67 -> 28.99 us, in pairs on three
+// waves against 192 x 128; M = 2048, N = 1280, K = 12288 50.42 -> 47.85 against
+// 128 x 160; M = 1280, N = 8192, K = 2048 39.38 -> 37.85 against 128 x 128 in
+// pairs). Split plans stay out: one wave of 160-token tiles split in two against
+// unsplit 80-token pairs at the same work measured 1.005-1.408 over 10 shapes
+// (M = 160, N = 8192, K = 1024 7.36 -> 10.37 us).
 inline constexpr int64_t kHopperTokenTiles160MinM = 128;
-inline constexpr int64_t kHopperTokenTiles160MaxM = 1024;
+inline constexpr int64_t kHopperTokenTiles160MaxM = 2560;
 
 // Token tiles tight on the tokens: past decode, from
 // kHopperTightTokenTilesMinK, up to kHopperTightTokenTilesMaxM tokens, where the

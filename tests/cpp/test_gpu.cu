@@ -300,8 +300,11 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // 192 tokens x 112 weight rows in place of 192 x 128 (version
                                            // 60), tails in every dimension: one wave of 128 tiles (the
                                            // last token tile of 184 rows, the last weight tile of 104,
-                                           // a K tail of 16); one of 132 (the last token tile of 120,
-                                           // the last weight tile of 40)
+                                           // a K tail of 16); 128 weight rows x 160 tokens past 1024
+                                           // tokens (version 66; 128 x 160 before): one wave of 130
+                                           // tiles, the last token tile of 120, the last weight tile of
+                                           // 120 rows; 128 tokens x 160 weight rows (version 61), the
+                                           // last token tile of 120, the last weight tile of 152
                                            Shape{760, 3576, 4112, 128, true},
                                            Shape{2040, 1272, 8208, 64, false},
                                            Shape{1016, 2552, 4112, 128, true},
