@@ -657,7 +657,7 @@ Plan plan_sm90_tiles(int64_t M, int64_t N, int64_t K, int num_sms) {
 // leave its busiest SM no more K-block work.
 Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   const Plan chosen = plan_sm90_tiles(M, N, K, num_sms);
-  if (M <= kHopperTokenTiles160MinM || M > kHopperTokenTiles160MaxM || chosen.head_m != M || chosen.head_n != N)
+  if (M <= kHopperTokenTiles160MinM || chosen.head_m != M || chosen.head_n != N)
     return chosen;
   const Plan q = plan_sm90_program(Program::kHopperSwap128x160, M, N, K, num_sms);
   const bool fits = q.split_k == 1 && q.waves <= chosen.waves;

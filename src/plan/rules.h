@@ -225,7 +225,7 @@ inline constexpr int64_t kHopperFittedTokenTilesManyWavesMinK = 3584;
 inline constexpr int64_t kHopperFittedTokenTilesManyWavesMinWaves = 3;
 
 // Token tiles of 160 on 128 weight rows (fp8_hopper_swap_128x160, cuBLASLt's tile at
-// M = 320 on N >= 7168), for kHopperTokenTiles160MinM < M <= ...MaxM: in place of a
+// M = 320 on N >= 7168), past kHopperTokenTiles160MinM tokens: in place of a
 // plan of one program, unsplit in no more waves, when they leave its busiest SM no
 // more K-block work. A 160-token tile reads each weight row once for twice the
 // tokens of the 80-token tiles, and its wgmma (64 x 160) carries less operand
@@ -242,16 +242,21 @@ inline constexpr int64_t kHopperFittedTokenTilesManyWavesMinWaves = 3;
 // nine waves; M = 288, N = 8192, K = 3584 19.24 -> 17.13; M = 136, N = 13824,
 // K = 7168 34.18 -> 30.99) but in more waves: M = 896, N = 14336, K = 1024 1.127
 // (six against five of the turned 192 x 128), which the wave condition excludes.
-// Version 66, the same rule past 1024 tokens up to 2560 (measured up to there),
-// against version 65, three alternated runs: 0.915-1.001, geomean 0.969, over 8
+// Version 66, the same rule past 1024 tokens up to 2560, against version 65, three
+// alternated runs: 0.915-1.001, geomean 0.969, over 8
 // moved shapes (M = 2560, N = 3072, K = 2048 31.67 -> 28.99 us, in pairs on three
 // waves against 192 x 128; M = 2048, N = 1280, K = 12288 50.42 -> 47.85 against
 // 128 x 160; M = 1280, N = 8192, K = 2048 39.38 -> 37.85 against 128 x 128 in
 // pairs). Split plans stay out: one wave of 160-token tiles split in two against
 // unsplit 80-token pairs at the same work measured 1.005-1.408 over 10 shapes
-// (M = 160, N = 8192, K = 1024 7.36 -> 10.37 us).
+// (M = 160, N = 8192, K = 1024 7.36 -> 10.37 us). Version 67, without an upper
+// bound: past 2560 tokens the sweeps' plans it moves are M = 3072 on N = 768 (K =
+// 1024..18944) and M = 3072, N = 2304, K = 1024 (none at M >= 4096); against version
+// 66, three alternated runs, 12 shapes: 0.931-1.002, geomean 0.972 (M = 3072,
+// N = 768, K = 1024 9.75 -> 9.06 us, one wave of 120 tiles against 120 of
+// 128 x 160; M = 3072, N = 2304, K = 1024 22.90 -> 21.32, three waves in pairs
+// against four of 128 x 128).
 inline constexpr int64_t kHopperTokenTiles160MinM = 128;
-inline constexpr int64_t kHopperTokenTiles160MaxM = 2560;
 
 // Token tiles tight on the tokens: past decode, from
 // kHopperTightTokenTilesMinK, up to kHopperTightTokenTilesMaxM tokens, where the

@@ -1179,11 +1179,10 @@ TEST(PlanSm90, FittedWeightTilesOf192TokensAnd160Rows) {
            // in place of three waves of 128 x 112 in pairs at the same work, from K = 8192
            OneRegionPlan{384, 14336, 8192, Program::kHopper192x112, 1, 256, 2},
            // one wave: 128 tiles of 128 x 160 against 120 of 192 x 128 (5/6 of the
-           // work) and against 132 of 192 x 112 (20480 elements a tile against 21504);
-           // 120 against 96 and 112 (M = 3072, N = 768; M = 2048, N = 1280 goes to
-           // 160-token tiles since version 66)
+           // work) and against 132 of 192 x 112 (20480 elements a tile against 21504)
+           // (M = 2048, N = 1280 and M = 3072, N = 768 go to 160-token tiles since
+           // versions 66 and 67)
            OneRegionPlan{1024, 2560, 8192, Program::kHopper128x160, 1, 128, 1},
-           OneRegionPlan{3072, 768, 8192, Program::kHopper128x160, 1, 120, 1},
            // two waves
            OneRegionPlan{1024, 5120, 4096, Program::kHopper128x160, 1, 256, 2},
        })
@@ -1220,6 +1219,10 @@ TEST(PlanSm90, TokenTilesOf160) {
            // 130 tiles against 128), 192 x 128 in pairs on three waves (5/6)
            OneRegionPlan{2048, 1280, 8192, Program::kHopperSwap128x160, 1, 130, 1},
            OneRegionPlan{2560, 3072, 2048, Program::kHopperSwap128x160, 2, 384, 3},
+           // and past 2560 (version 67): against 128 x 160 (120 tiles either way), four
+           // waves of 128 x 128 in pairs
+           OneRegionPlan{3072, 768, 8192, Program::kHopperSwap128x160, 1, 120, 1},
+           OneRegionPlan{3072, 2304, 1024, Program::kHopperSwap128x160, 2, 360, 3},
        })
     expect_one_region_plan(c);
   EXPECT_EQ(cake::plan(640, 37888, 2048, 128, Arch::SM90, 132).cluster_m, 2);
@@ -1233,11 +1236,9 @@ TEST(PlanSm90, TokenTilesOf160) {
   EXPECT_EQ(sm90_program(320, 28672, 4096), Program::kHopperSwap128x80);
   // ... nor split (M = 896, N = 1280: 60 tiles split in two against 120 unsplit of
   // 80 tokens; split plans measured 1.005-1.408 of the unsplit ones), nor in place
-  // of two regions, nor past kHopperTokenTiles160MaxM tokens (M = 3072, N = 768,
-  // K = 8192 would take them; not measured there).
+  // of two regions.
   EXPECT_EQ(sm90_program(896, 1280, 4096), Program::kHopperSwap128x80);
   EXPECT_EQ(cake::plan(448, 14336, 6144, 128, Arch::SM90, 132).head_m, 192);
-  EXPECT_EQ(sm90_program(3072, 768, 8192), Program::kHopper128x160);
 }
 
 // Weight tiles of 80 rows (kHopperFittedWeightTiles80MaxWaves) only where they make
