@@ -477,9 +477,13 @@ Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int6
     if (rows80 && q.waves > kHopperFittedWeightTiles80MaxWaves) continue;
     const int64_t w = busiest_sm_k_work(q, K);
     const bool few_waves = chosen.waves <= kHopperFittedWeightTilesMaxWaves && q.waves <= chosen.waves;
+    const bool mid_k = K >= kHopperFittedWeightTiles160MinK && K < kHopperFittedWeightTilesLongK;
+    const int64_t many_waves = fitted == Program::kHopper128x160 && mid_k
+                                   ? std::max(many_waves_percent, kHopperFittedWeightTiles160ManyWavesMaxWorkPercent)
+                                   : many_waves_percent;
     const bool fits = w * 100 <= work * (regions     ? kHopperFittedWeightTilesRegionsMaxWorkPercent
                                          : few_waves ? kHopperFittedWeightTilesMaxWorkPercent
-                                                     : many_waves_percent);
+                                                     : many_waves);
     if (fits && w < least) least = w, best = fitted;
   }
   return best;

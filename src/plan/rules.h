@@ -379,6 +379,24 @@ inline constexpr int64_t kHopperTightTokenTilesTwoWayWorkCutMinK = 4096;
 inline constexpr int64_t kHopperFittedWeightTilesMaxWaves = 2;
 inline constexpr int64_t kHopperFittedWeightTilesMaxWorkPercent = 88;
 inline constexpr int64_t kHopperFittedWeightTilesManyWavesMaxWorkPercent = 80;
+// Version 68: the 128 x 160 tiles (one partial-sum set with the carry) on any number
+// of waves up to ...160ManyWavesMaxWorkPercent of the plan's work, from
+// kHopperFittedWeightTiles160MinK below ...LongK. Per element they ran 1.07-1.14 of
+// the 192-row programs' time on many waves (H200, r = 128, forced against version
+// 66's plans, three passes, docs/results/h200-2026-12-02-v66b/experiments/03-*): at
+// 5/6 of the work M = 896, N = 28672, K = 4096 0.908 (ten waves in pairs against
+// ten of the turned 192 x 128), M = 896, N = 14336, K = 2048 0.908, M = 768,
+// N = 10240, K = 4096 0.947; at 0.902 M = 896, N = 37888, K = 4096 0.973; at
+// 0.917-0.925 1.003-1.011 (M = 1024, N = 28672, K = 4096; M = 2560, N = 10240,
+// K = 4096), 0.980 (M = 2048, N = 14336, K = 8192). The limit at every K against
+// version 67 (plan-ab, three alternated runs, 24 of its 59 moved shapes, `04-*`):
+// from K = 2048 below 8192 0.902-0.988 (M = 896, N = 28672, K = 4096 216.1 ->
+// 195.0 us; M = 640, N = 28672, K = 4096 144.5 -> 130.9, where the 160-token tiles
+// then take it), but at K = 1024 1.012-1.082 (M = 896, N = 14336 34.6 -> 37.4) and
+// from K = 8192, in place of 128 x 112 pairs or of two regions, 0.893-1.070
+// (M = 576, N = 12288, K = 18944 1.070; M = 896, N = 28672, K = 18944 1.028).
+inline constexpr int64_t kHopperFittedWeightTiles160ManyWavesMaxWorkPercent = 90;
+inline constexpr int64_t kHopperFittedWeightTiles160MinK = 2048;
 // From K = kHopperFittedWeightTilesLongK, where no cut into two regions takes the
 // plan either, fitted tiles on more waves up to ...LongKMaxWorkPercent of its work:
 // there the fill and epilogue of the extra wave weigh less against the K loop.

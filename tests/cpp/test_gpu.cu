@@ -470,7 +470,7 @@ TEST(Gpu, RegionsAlongEitherOperandAreTheOneProgramsOutput) {
     int64_t head_m, head_n;
   };
   for (const Case& c : {Case{Problem(336, 3664, 4160, 32, true, 6161), cake::Program::kHopper192x128, 336, 3072},
-                        Case{Problem(584, 2848, 4160, 128, false, 6262), cake::Program::kHopperSwap192x128, 256,
+                        Case{Problem(584, 2848, 8272, 128, false, 6262), cake::Program::kHopperSwap192x128, 256,
                              2848}}) {
     const Problem& p = c.p;
     SCOPED_TRACE(p.M);

@@ -584,8 +584,9 @@ TEST(PlanSm90, TwoRegionsCutAlongEitherOperand) {
   EXPECT_EQ(rest.split_k, 2);
   EXPECT_EQ(rest.tiles, 64);
   // The turned program cut along its tokens (rows): M = 584, N = 2848 on 16 SMs,
-  // rows 0-255 two waves of 30 turned tiles.
-  p = plan(584, 2848, 4160, 16);
+  // rows 0-255 two waves of 30 turned tiles. (K = 8272: at K = 4160 128 x 160 tiles
+  // on many waves take it since version 68, kHopperFittedWeightTiles160*.)
+  p = plan(584, 2848, 8272, 16);
   EXPECT_EQ(p.program, Program::kHopperSwap192x128);
   EXPECT_EQ(p.head_m, 256);
   EXPECT_EQ(p.head_n, 2848);
@@ -1239,6 +1240,28 @@ TEST(PlanSm90, TokenTilesOf160) {
   // of two regions.
   EXPECT_EQ(sm90_program(896, 1280, 4096), Program::kHopperSwap128x80);
   EXPECT_EQ(cake::plan(448, 14336, 6144, 128, Arch::SM90, 132).head_m, 192);
+}
+
+// Version 68: 128 x 160 tiles on any number of waves up to 90% of the 192-row plan's
+// work, from K = 2048 below K = 8192 (kHopperFittedWeightTiles160*).
+TEST(PlanSm90, FittedWeightTilesOf160RowsOnManyWavesAtMidK) {
+  for (const OneRegionPlan& c : {
+           // 5/6 of the work: ten waves in pairs against ten of the turned 192 x 128
+           // (1050 tiles against 1260), three against three of 192 x 128, five in pairs
+           OneRegionPlan{896, 28672, 4096, Program::kHopper128x160, 2, 1260, 10},
+           OneRegionPlan{768, 10240, 4096, Program::kHopper128x160, 2, 384, 3},
+           OneRegionPlan{896, 14336, 2048, Program::kHopper128x160, 2, 630, 5},
+           // and where the 160-token tiles then leave less still (seven waves in pairs
+           // against five of the turned 192 x 128 and a second region)
+           OneRegionPlan{640, 28672, 4096, Program::kHopperSwap128x160, 2, 896, 7},
+       })
+    expect_one_region_plan(c);
+  // Not at short K (M = 896, N = 28672, K = 1024: 1.066 of the turned program's time),
+  // nor from K = 8192 (in place of 128 x 112 there: 1.015-1.028), nor above 90% (M =
+  // 1024, N = 28672, K = 4096: eleven waves against ten at 0.917 of the work, 1.011).
+  EXPECT_EQ(sm90_program(896, 28672, 1024), Program::kHopperSwap192x128);
+  EXPECT_EQ(sm90_program(896, 28672, 8192), Program::kHopper128x112);
+  EXPECT_EQ(sm90_program(1024, 28672, 4096), Program::kHopperSwap192x128);
 }
 
 // Weight tiles of 80 rows (kHopperFittedWeightTiles80MaxWaves) only where they make
