@@ -1246,8 +1246,8 @@ TEST(PlanSm90, TokenTilesOf160) {
 // work, from K = 2048 below K = 8192 (kHopperFittedWeightTiles160*).
 TEST(PlanSm90, FittedWeightTilesOf160RowsOnManyWavesAtMidK) {
   for (const OneRegionPlan& c : {
-           // 5/6 of the work: ten waves in pairs against ten of the turned 192 x 128
-           // (1050 tiles against 1260), three against three of 192 x 128, five in pairs
+           // 5/6 of the work: ten waves of 1260 tiles in pairs against ten of 1050 turned
+           // 192 x 128 tiles; three against three of 192 x 128; five in pairs
            OneRegionPlan{896, 28672, 4096, Program::kHopper128x160, 2, 1260, 10},
            OneRegionPlan{768, 10240, 4096, Program::kHopper128x160, 2, 384, 3},
            OneRegionPlan{896, 14336, 2048, Program::kHopper128x160, 2, 630, 5},
