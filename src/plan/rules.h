@@ -394,7 +394,10 @@ inline constexpr int64_t kHopperFittedWeightTilesManyWavesMaxWorkPercent = 80;
 // 195.0 us; M = 640, N = 28672, K = 4096 144.5 -> 130.9, where the 160-token tiles
 // then take it), but at K = 1024 1.012-1.082 (M = 896, N = 14336 34.6 -> 37.4) and
 // from K = 8192, in place of 128 x 112 pairs or of two regions, 0.893-1.070
-// (M = 576, N = 12288, K = 18944 1.070; M = 896, N = 28672, K = 18944 1.028).
+// (M = 576, N = 12288, K = 18944 1.070; M = 896, N = 28672, K = 18944 1.028). As
+// landed, against version 67 over all 26 moved shapes: geomean 0.932, 24 of them
+// 0.879-0.966, and M = 576, N = 12288, K = 6144 / 7168 1.038 / 1.054 (1.027 / 1.024
+// in a second call, within that family's spread; `05-*`).
 inline constexpr int64_t kHopperFittedWeightTiles160ManyWavesMaxWorkPercent = 90;
 inline constexpr int64_t kHopperFittedWeightTiles160MinK = 2048;
 // From K = kHopperFittedWeightTilesLongK, where no cut into two regions takes the
