@@ -658,14 +658,25 @@ Plan plan_sm90_tiles(int64_t M, int64_t N, int64_t K, int num_sms) {
 
 // Last, token tiles of 160 (fp8_hopper_swap_128x160, kHopperTokenTiles160*): in
 // place of a plan of one program past decode, unsplit in no more waves, when they
-// leave its busiest SM no more K-block work.
+// leave its busiest SM no more K-block work. Where the plan is still one 192-row
+// program on more waves than plan_sm90_tiles cuts (kHopperRegionMaxWaves), the same
+// cuts into two regions, from kHopperRegionManyWavesMinK (kHopperRegionManyWaves*).
 Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   const Plan chosen = plan_sm90_tiles(M, N, K, num_sms);
-  if (M <= kHopperTokenTiles160MinM || chosen.head_m != M || chosen.head_n != N)
-    return chosen;
-  const Plan q = plan_sm90_program(Program::kHopperSwap128x160, M, N, K, num_sms);
-  const bool fits = q.split_k == 1 && q.waves <= chosen.waves;
-  return fits && busiest_sm_k_work(q, K) <= busiest_sm_k_work(chosen, K) ? q : chosen;
+  if (chosen.head_m != M || chosen.head_n != N) return chosen;
+  if (M > kHopperTokenTiles160MinM) {
+    const Plan q = plan_sm90_program(Program::kHopperSwap128x160, M, N, K, num_sms);
+    const bool fits = q.split_k == 1 && q.waves <= chosen.waves;
+    if (fits && busiest_sm_k_work(q, K) <= busiest_sm_k_work(chosen, K)) return q;
+  }
+  const bool turned = chosen.program == Program::kHopperSwap192x128;
+  const bool many_waves = (chosen.program == Program::kHopper192x128 || turned) &&
+                          chosen.waves > kHopperRegionMaxWaves && chosen.waves <= kHopperRegionManyWavesMaxWaves;
+  if (!many_waves || K < kHopperRegionManyWavesMinK) return chosen;
+  Cuts c{chosen, region_cost(chosen) * (100 - kHopperRegionMinGainPercent) / 100, busiest_sm_k_work(chosen, K)};
+  cut_along(c, chosen, !turned, M, N, K, num_sms);
+  if (K >= kHopperRegionAcrossMinK) cut_along(c, chosen, turned, M, N, K, num_sms);
+  return c.best;
 }
 
 }  // namespace

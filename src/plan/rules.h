@@ -625,6 +625,24 @@ inline constexpr int64_t kHopperRegionSwapCostPercent = 200;
 // ... considered up to this many waves of the one program (past them a partial
 // last wave weighs little).
 inline constexpr int64_t kHopperRegionMaxWaves = 8;
+// Past them, up to kHopperRegionManyWavesMaxWaves, the same cuts as a last step
+// (plan_sm90), where no other rule has taken the plan from the 192-row program and
+// from K = kHopperRegionManyWavesMinK: a last wave of few tiles weighs a tenth of
+// ten. Version 69; H200, 2026-12-02, r = 128, against version 68 (plan-ab, three
+// alternated runs, docs/results/h200-2026-12-02-v66b/experiments/06-*): M = 1024,
+// N = 28672, K = 2048 / 4096 / 8192 / 18944 0.972 / 0.940 / 0.935 / 0.927 (1200
+// turned tiles on ten waves, the last of 12 tiles; cut: columns 0-25343 eight waves,
+// 25344-28671 two waves of 128 x 112; 213.9 -> 201.1 us at K = 4096); M = 2048,
+// N = 14336, K = 4096
+// / 8192 / 18944 0.963 / 0.947 / 0.940 (columns 0-12287 eight waves of 192 x 128,
+// the rest 128 x 128); M = 4096, N = 6400 and M = 8192, N = 3584 (rows), K = 4096 /
+// 8192 / 18944 0.941-0.958. At K = 1024 the cuts lost (1.019 / 1.025 at M = 4096,
+// N = 6400 and M = 8192, N = 3584), as they do below kHopperRegionAcrossMinK on few
+// waves. Considered inside plan_sm90_tiles (16 waves in place of 8) they also took
+// plans from other rules and lost there: M = 640, N = 37888 from the 160-token
+// tiles 1.034-1.055, M = 896, N = 28672, K = 1024 1.062.
+inline constexpr int64_t kHopperRegionManyWavesMaxWaves = 16;
+inline constexpr int64_t kHopperRegionManyWavesMinK = 2048;
 
 // Raster block of the Blackwell L2-point program, in pair tiles.
 inline constexpr int kBlackwellRasterBlockM = 4;

@@ -1264,6 +1264,35 @@ TEST(PlanSm90, FittedWeightTilesOf160RowsOnManyWavesAtMidK) {
   EXPECT_EQ(sm90_program(1024, 28672, 4096), Program::kHopperSwap192x128);
 }
 
+// Version 69: the 192-row programs on 9..16 waves cut into two regions as a last
+// step (kHopperRegionManyWaves*), along either operand as on fewer waves.
+TEST(PlanSm90, RegionsOnManyWavesAsALastStep) {
+  // M = 1024, N = 28672: 1200 turned tiles (9.09 waves); columns 0-25343 eight waves,
+  // the rest two waves of 128 x 112.
+  cake::Plan p = cake::plan(1024, 28672, 4096, 128, Arch::SM90, 132);
+  EXPECT_EQ(p.program, Program::kHopperSwap192x128);
+  EXPECT_EQ(p.head_m, 1024);
+  EXPECT_EQ(p.head_n, 25344);
+  EXPECT_EQ(p.waves, 8);
+  EXPECT_EQ(cake::plan(1024, 28672 - 25344, 4096, 128, Arch::SM90, 132).program, Program::kHopper128x112);
+  // M = 2048, N = 14336, K = 8192: across (columns 0-12287); M = 8192, N = 3584: rows
+  // 0-7103.
+  p = cake::plan(2048, 14336, 8192, 128, Arch::SM90, 132);
+  EXPECT_EQ(p.program, Program::kHopper192x128);
+  EXPECT_EQ(p.head_n, 12288);
+  p = cake::plan(8192, 3584, 4096, 128, Arch::SM90, 132);
+  EXPECT_EQ(p.program, Program::kHopper192x128);
+  EXPECT_EQ(p.head_m, 7104);
+  EXPECT_EQ(p.head_n, 3584);
+  // Not at K = 1024 (the cuts measured 1.019-1.025), nor where another rule took the
+  // plan from the 192-row program (128 x 160 tiles, 160-token tiles).
+  p = cake::plan(8192, 3584, 1024, 128, Arch::SM90, 132);
+  EXPECT_EQ(p.head_m, 8192);
+  EXPECT_EQ(p.waves, 10);
+  EXPECT_EQ(sm90_program(896, 28672, 4096), Program::kHopper128x160);
+  EXPECT_EQ(sm90_program(640, 37888, 4096), Program::kHopperSwap128x160);
+}
+
 // Weight tiles of 80 rows (kHopperFittedWeightTiles80MaxWaves) only where they make
 // one wave: few weight rows at long K, few tokens on N = 10240; since version 44
 // also in place of the 128-row token tiles (fitted to the tokens).
