@@ -622,8 +622,8 @@ inline constexpr int64_t kHopperRegionSquareCostPercent = 110;
 // region's program changes: M = 4096, N = 1024, K = 4096 34.3 -> 31.8 us; M = 8192,
 // N = 512 37.8 -> 34.4.
 inline constexpr int64_t kHopperRegionSwapCostPercent = 200;
-// ... considered up to this many waves of the one program (past them a partial
-// last wave weighs little).
+// ... considered inside the plan up to this many waves of the one program, where
+// its other rules may still take the plan from a cut ...
 inline constexpr int64_t kHopperRegionMaxWaves = 8;
 // Past them, up to kHopperRegionManyWavesMaxWaves, the same cuts as a last step
 // (plan_sm90), where no other rule has taken the plan from the 192-row program and
