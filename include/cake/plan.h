@@ -67,7 +67,9 @@ enum class Program {
   // tiles leave SMs idle (M = 768, N = 3584: 128 tiles instead of 112).
   kHopper192x112,
   // SM90, past decode: 128 tokens x 160 weight rows, the same (M = 1024, N = 2560:
-  // one wave of 128 tiles instead of 120 of 192 x 128).
+  // one wave of 128 tiles instead of 120 of 192 x 128; at mid K also on many waves,
+  // M = 896, N = 28672, K = 4096: ten waves of 1260 tiles in pairs instead of ten
+  // of 1050 turned 192 x 128, 5/6 of the work per SM).
   kHopper128x160,
   // SM90, past decode: the swap program on 160-token tiles by 128 weight rows
   // (cuBLASLt's tile at M = 320 on N >= 7168).
