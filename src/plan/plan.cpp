@@ -468,6 +468,8 @@ Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int6
   if (!wide && !token_tiles) return chosen.program;
   Program best = chosen.program;
   int64_t least = work;
+  // 128 x 160 tiles take more waves at mid K (kHopperFittedWeightTiles160*).
+  const bool mid_k = K >= kHopperFittedWeightTiles160MinK && K < kHopperFittedWeightTilesLongK;
   for (Program fitted :
        {Program::kHopper128x112, Program::kHopper128x144, Program::kHopper128x80, Program::kHopper192x112,
         Program::kHopper128x160}) {
@@ -477,7 +479,6 @@ Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int6
     if (rows80 && q.waves > kHopperFittedWeightTiles80MaxWaves) continue;
     const int64_t w = busiest_sm_k_work(q, K);
     const bool few_waves = chosen.waves <= kHopperFittedWeightTilesMaxWaves && q.waves <= chosen.waves;
-    const bool mid_k = K >= kHopperFittedWeightTiles160MinK && K < kHopperFittedWeightTilesLongK;
     const int64_t many_waves = fitted == Program::kHopper128x160 && mid_k
                                    ? std::max(many_waves_percent, kHopperFittedWeightTiles160ManyWavesMaxWorkPercent)
                                    : many_waves_percent;
@@ -607,6 +608,11 @@ struct Cuts {
   int64_t cost, work;
 };
 
+// No cut yet: `one` whole, which a cut must beat by kHopperRegionMinGainPercent.
+Cuts uncut(const Plan& one, int64_t K) {
+  return {one, region_cost(one) * (100 - kHopperRegionMinGainPercent) / 100, busiest_sm_k_work(one, K)};
+}
+
 // Tries every head of whole rows (or columns) of the clusters' tiles of `one`;
 // keeps the cheapest in `c`.
 void cut_along(Cuts& c, const Plan& one, bool rows, int64_t M, int64_t N, int64_t K, int num_sms) {
@@ -637,7 +643,7 @@ void cut_along(Cuts& c, const Plan& one, bool rows, int64_t M, int64_t N, int64_
 // program); the cut the estimate likes best.
 Plan plan_sm90_tiles(int64_t M, int64_t N, int64_t K, int num_sms) {
   const Plan one = plan_sm90_one(M, N, K, num_sms);
-  Cuts c{one, region_cost(one) * (100 - kHopperRegionMinGainPercent) / 100, busiest_sm_k_work(one, K)};
+  Cuts c = uncut(one, K);
   const bool turned = one.program == Program::kHopperSwap192x128;
   const bool cuttable = (one.program == Program::kHopper192x128 || turned) && one.waves <= kHopperRegionMaxWaves;
   if (cuttable) cut_along(c, one, !turned, M, N, K, num_sms);
@@ -673,7 +679,7 @@ Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   const bool many_waves = (chosen.program == Program::kHopper192x128 || turned) &&
                           chosen.waves > kHopperRegionMaxWaves && chosen.waves <= kHopperRegionManyWavesMaxWaves;
   if (!many_waves || K < kHopperRegionManyWavesMinK) return chosen;
-  Cuts c{chosen, region_cost(chosen) * (100 - kHopperRegionMinGainPercent) / 100, busiest_sm_k_work(chosen, K)};
+  Cuts c = uncut(chosen, K);
   cut_along(c, chosen, !turned, M, N, K, num_sms);
   if (K >= kHopperRegionAcrossMinK) cut_along(c, chosen, turned, M, N, K, num_sms);
   return c.best;

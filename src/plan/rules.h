@@ -243,8 +243,7 @@ inline constexpr int64_t kHopperFittedTokenTilesManyWavesMinWaves = 3;
 // K = 7168 34.18 -> 30.99) but in more waves: M = 896, N = 14336, K = 1024 1.127
 // (six against five of the turned 192 x 128), which the wave condition excludes.
 // Version 66, the same rule past 1024 tokens up to 2560, against version 65, three
-// alternated runs: 0.915-1.001, geomean 0.969, over 8
-// moved shapes (M = 2560, N = 3072, K = 2048 31.67 -> 28.99 us, in pairs on three
+// alternated runs: 0.915-1.001, geomean 0.969, over 8 moved shapes (M = 2560, N = 3072, K = 2048 31.67 -> 28.99 us, in pairs on three
 // waves against 192 x 128; M = 2048, N = 1280, K = 12288 50.42 -> 47.85 against
 // 128 x 160; M = 1280, N = 8192, K = 2048 39.38 -> 37.85 against 128 x 128 in
 // pairs). Split plans stay out: one wave of 160-token tiles split in two against
@@ -633,8 +632,7 @@ inline constexpr int64_t kHopperRegionMaxWaves = 8;
 // N = 28672, K = 2048 / 4096 / 8192 / 18944 0.972 / 0.940 / 0.935 / 0.927 (1200
 // turned tiles on ten waves, the last of 12 tiles; cut: columns 0-25343 eight waves,
 // 25344-28671 two waves of 128 x 112; 213.9 -> 201.1 us at K = 4096); M = 2048,
-// N = 14336, K = 4096
-// / 8192 / 18944 0.963 / 0.947 / 0.940 (columns 0-12287 eight waves of 192 x 128,
+// N = 14336, K = 4096 / 8192 / 18944 0.963 / 0.947 / 0.940 (columns 0-12287 eight waves of 192 x 128,
 // the rest 128 x 128); M = 4096, N = 6400 and M = 8192, N = 3584 (rows), K = 4096 /
 // 8192 / 18944 0.941-0.958. At K = 1024 the cuts lost (1.019 / 1.025 at M = 4096,
 // N = 6400 and M = 8192, N = 3584), as they do below kHopperRegionAcrossMinK on few
