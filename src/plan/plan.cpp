@@ -456,14 +456,20 @@ Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int6
                     chosen.program == Program::kHopperSwap192x128;
   const bool token_tiles =
       chosen.program == Program::kHopperSwap128x80 || chosen.program == Program::kHopperSwap128x96;
-  if (chosen.program == Program::kHopperSwap64x64 || chosen.program == Program::kHopperSwap64x128) {
-    // Past decode, the 64-row swap programs on more than one wave: one wave of
-    // unsplit 128 x 80 tiles in their place, though the estimate gives the busiest
+  const bool swap128 = chosen.program == Program::kHopperSwap128x64;
+  if (chosen.program == Program::kHopperSwap64x64 || chosen.program == Program::kHopperSwap64x128 || swap128) {
+    // Past decode, one wave of 128 x 80 tiles in place of the 64-row swap programs on
+    // more than one wave (unsplit), and of the 128-row one split over K at long K (in
+    // the same split, on as many SMs or more), though the estimate gives the busiest
     // SM more K-block work (it does not weigh the smaller tiles' lower speed per
     // element; measured in rules.h, after kHopperFittedWeightTiles80MaxWaves).
-    if (M <= kHopperSwapMaxM || chosen.waves < 2) return chosen.program;
+    if (M <= kHopperSwapMaxM) return chosen.program;
     const Plan q = plan_sm90_program(Program::kHopper128x80, M, N, K, num_sms);
-    return q.waves <= kHopperFittedWeightTiles80MaxWaves && q.split_k == 1 ? Program::kHopper128x80 : chosen.program;
+    const bool more_waves = !swap128 && chosen.waves >= 2 && q.split_k == 1;
+    const bool split = swap128 && chosen.split_k > 1 && K >= kHopperFittedWeightTiles80SplitSwapMinK &&
+                       q.split_k == chosen.split_k && q.grid >= chosen.grid;
+    return q.waves <= kHopperFittedWeightTiles80MaxWaves && (more_waves || split) ? Program::kHopper128x80
+                                                                                 : chosen.program;
   }
   if (!wide && !token_tiles) return chosen.program;
   Program best = chosen.program;

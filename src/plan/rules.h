@@ -458,6 +458,17 @@ inline constexpr int64_t kHopperFittedWeightTilesRegionsMaxWorkPercent = 97;
 // N = 3072, K = 4096 13.65 / 10.86; M = 192, N = 4608, K = 3584 12.56 / 10.56; at
 // K = 1024 0.91-0.97.
 inline constexpr int64_t kHopperFittedWeightTiles80MaxWaves = 1;
+// Since version 70 the same one wave, split over CTA pairs, also takes the place of
+// the 128-row swap program (fp8_hopper_swap_128x64) split over K, from
+// K = kHopperFittedWeightTiles80SplitSwapMinK, where it runs on as many SMs or more:
+// 129..192 tokens on N = 1536..2560 (two token tiles of 128 x 80 against three of
+// 64 tokens x 128 weight rows). H200, r = 128, forced, three passes, swap 128 x 64 /
+// 128 x 80, both split in two, us: M = 136, N = 2560, K = 16384 24.73 / 20.81;
+// M = 192, N = 2560, K = 16384 26.23 / 23.16; M = 192, N = 2304, K = 14336
+// 21.90 / 18.88; M = 160, N = 2304, K = 8192 14.00 / 12.57; M = 144, N = 2560,
+// K = 8192 14.00 / 12.80 (M = 160 / 192 there 0.912 / 0.904 in another call); level
+// at K = 4096 (0.989-1.000), slower at K <= 2048 (1.06-1.10).
+inline constexpr int64_t kHopperFittedWeightTiles80SplitSwapMinK = 6144;
 // Their one wave runs in CTA pairs from this many token tiles on at
 // K >= kHopperWeight80PairsMinK where the pairs are one wave too. Since version 63
 // the pairs share the weight tile, lying along P (config.h, kPairsShareQ), and walk

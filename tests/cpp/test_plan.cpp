@@ -1081,7 +1081,7 @@ TEST(PlanSm90, TightTokenTilesAtLongK) {
   EXPECT_EQ(sm90_program(208, 512, 16384), Program::kHopperSwap64x80);
   EXPECT_EQ(sm90_program(192, 1024, long_k), Program::kHopperSwap64x64);
   EXPECT_EQ(sm90_program(176, 1536, 16384), Program::kHopperSwap64x128);
-  EXPECT_EQ(sm90_program(176, 2560, 12288), Program::kHopperSwap128x64);
+  EXPECT_EQ(sm90_program(176, 2560, 4096), Program::kHopperSwap128x64);
   EXPECT_EQ(sm90_program(320, 1536, long_k), Program::kHopperSwap64x64);
 }
 
@@ -1386,6 +1386,31 @@ TEST(PlanSm90, FittedWeightTilesOf80RowsInOneWave) {
     ASSERT_GT(cake::plan_sm90_program(Program::kHopper128x80, M, N, K, 132).waves, 1);
     EXPECT_EQ(cake::plan(M, N, K, 128, Arch::SM90, 132).program, Program::kHopper128x160);
   }
+  // Since version 70 also in place of the 128-row swap program split over K, in the
+  // same split, from K = kHopperFittedWeightTiles80SplitSwapMinK: 64 tiles of 128 x 80
+  // on 128 SMs against 60 of 128 weight rows x 64 tokens on 120 (N = 2560), 58 on 116
+  // against 54 on 108 (N = 2304).
+  const int64_t min_k = cake::kHopperFittedWeightTiles80SplitSwapMinK;
+  for (const auto& [M, N, K, tiles] : {std::tuple<int64_t, int64_t, int64_t, int64_t>{192, 2560, 8192, 64},
+                                       {136, 2560, 16384, 64},
+                                       {160, 2304, min_k, 58},
+                                       {192, 2304, 14336, 58}}) {
+    SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
+    const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopper128x80);
+    EXPECT_EQ(p.split_k, 2);
+    EXPECT_EQ(p.tiles, tiles);
+    EXPECT_EQ(p.waves, 1);
+  }
+  // Not below that K (level at K = 4096, slower at 2048), nor in decode.
+  for (const auto& [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{192, 2560, min_k - 128},
+                                {160, 2304, 2048}}) {
+    SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
+    const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopperSwap128x64);
+    EXPECT_EQ(p.split_k, 2);
+  }
+  EXPECT_NE(sm90_program(cake::kHopperSwapMaxM, 2560, 8192), Program::kHopper128x80);
 }
 
 // The benchmark's default grid, on which the performance bars are stated: its
