@@ -449,7 +449,9 @@ Program tight_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int n
 // ...LongKMaxWorkPercent);
 // 80 rows only where they make one wave (kHopperFittedWeightTiles80MaxWaves), and
 // those alone also in place of the 128-row token tiles fitted to the tokens, and,
-// unsplit in one wave, of the 64-row swap programs on more waves past decode.
+// past decode, of the 64-row swap programs on more waves (unsplit in one wave) and
+// of the 128-row swap program split over K from ...80SplitSwapMinK (in the same
+// split, in one wave on as many SMs or more).
 Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int64_t many_waves_percent, int64_t M,
                             int64_t N, int64_t K, int num_sms) {
   const bool wide = chosen.program == Program::kHopper128x128 || chosen.program == Program::kHopper192x128 ||
