@@ -461,7 +461,7 @@ inline constexpr int64_t kHopperFittedWeightTiles80MaxWaves = 1;
 // Since version 70 the same one wave, split over CTA pairs, also takes the place of
 // the 128-row swap program (fp8_hopper_swap_128x64) split over K, from
 // K = kHopperFittedWeightTiles80SplitSwapMinK, where it runs on as many SMs or more:
-// 129..192 tokens on N = 1536..2560 (two token tiles of 128 x 80 against three of
+// 129..192 tokens on N = 2304 / 2560 (two token tiles of 128 x 80 against three of
 // 64 tokens x 128 weight rows). H200, r = 128, forced, three passes, swap 128 x 64 /
 // 128 x 80, both split in two, us: M = 136, N = 2560, K = 16384 24.73 / 20.81;
 // M = 192, N = 2560, K = 16384 26.23 / 23.16; M = 192, N = 2304, K = 14336

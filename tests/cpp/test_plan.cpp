@@ -1402,14 +1402,19 @@ TEST(PlanSm90, FittedWeightTilesOf80RowsInOneWave) {
     EXPECT_EQ(p.tiles, tiles);
     EXPECT_EQ(p.waves, 1);
   }
-  // Not below that K (level at K = 4096, slower at 2048), nor in decode.
-  for (const auto& [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{192, 2560, min_k - 128},
-                                {160, 2304, 2048}}) {
+  // Not below that K (level at K = 4096, slower at 2048), nor in decode, nor where
+  // 128 x 80 would run unsplit on fewer SMs (78 SMs, N = 1536: 40 tiles of 128 x 80
+  // against 36 of 128 weight rows x 64 tokens split over 72).
+  for (const auto& [M, N, K, sms] : {std::tuple<int64_t, int64_t, int64_t, int>{192, 2560, min_k - 128, 132},
+                                     {160, 2304, 2048, 132},
+                                     {137, 1536, 8192, 78}}) {
     SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
-    const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
+    const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, sms);
     EXPECT_EQ(p.program, Program::kHopperSwap128x64);
     EXPECT_EQ(p.split_k, 2);
   }
+  EXPECT_EQ(cake::plan(137, 1536, 8192, 128, Arch::SM90, 78).grid, 72);
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopper128x80, 137, 1536, 8192, 78).grid, 40);
   EXPECT_NE(sm90_program(cake::kHopperSwapMaxM, 2560, 8192), Program::kHopper128x80);
 }
 
