@@ -14,9 +14,10 @@
 namespace cake::bench {
 
 // --program NAME runs that Hopper program, --split S forces its split-K, --rows R
-// its rows per P tile, --promote K its promotion depth (64 or 128), --multicast 1|2
-// its multicast off / on (on: wherever the program can pair its CTAs; the others
-// run the plan's choice, said once per shape), --one-region the plan's program on
+// its rows per P tile, --promote K its promotion depth (64 or 128), --multicast
+// 1|2|m|n its multicast off / on in CTA pairs lying the program's usual way / along
+// M / along N (on: wherever the program can pair its CTAs so; the others run the
+// plan's choice, said once per shape), --one-region the plan's program on
 // all of out (no second region), --raster G its tiles' grouped raster (G tiles
 // along P before a step along Q; 1: along Q first). None of them: cake chooses.
 struct Forcing {
@@ -35,7 +36,12 @@ struct Forcing {
     else if (arg == "--split") split = std::stoi(argv[++i]);
     else if (arg == "--rows") rows = std::stoi(argv[++i]);
     else if (arg == "--promote") promotion = std::stoi(argv[++i]);
-    else if (arg == "--multicast") multicast = std::stoi(argv[++i]);
+    else if (arg == "--multicast") {
+      const std::string v = argv[++i];
+      // kMulticastAlongM / N (cake/plan.h), spelled as numbers so that this table
+      // also builds against earlier plans (scripts/plan-diff).
+      multicast = v == "m" ? 3 : v == "n" ? 4 : std::stoi(v);
+    }
     else if (arg == "--raster") raster = std::stoi(argv[++i]);
     else return false;
     return true;
@@ -61,7 +67,7 @@ struct Forcing {
     try {
       return plan_sm90_program(prog, M, N, K, sms, split, rows, promotion, multicast);
     } catch (const InvalidArgument& e) {
-      if (multicast != 2) throw;
+      if (multicast < 2) throw;
       static std::string said;
       const std::string shape = std::to_string(M) + "," + std::to_string(N) + "," + std::to_string(K);
       if (said != shape) std::fprintf(stderr, "(%s: no multicast pairs: %s)\n", shape.c_str(), e.what());

@@ -138,11 +138,15 @@ struct Plan {
 // the rows of P per tile (the operand on wgmma's 64-row side); otherwise the
 // program's block, or for the 64-row swap programs a multiple of 8 below it.
 // promotion_k 0 lets the plan choose (64, or 128 from a long K); 64 or 128 forces it.
-// multicast 0 lets the plan choose whether CTA pairs along the Q operand share
-// their P tile by TMA multicast (cluster_n = 2, or cluster_m = 2 with swap), or in
-// fp8_hopper_64x96 pairs along M their weight tile (cluster_m = 2); 1 forces it
-// off, 2 on (InvalidArgument where the plan cannot: with split-K, narrow or partial
-// shared tiles, or a single tile along the pairs).
+// multicast 0 lets the plan choose whether CTA pairs share a tile of one operand
+// by TMA multicast: a pair lying along N (cluster_n = 2) shares its tile of a, one
+// lying along M (cluster_m = 2) its tile of b. 1 forces it off; 2 on, the pairs
+// lying the program's usual way (along N, with swap along M; fp8_hopper_64x96 and
+// fp8_hopper_128x80 along M); kMulticastAlongM / kMulticastAlongN on, lying that
+// way. InvalidArgument where the plan cannot: with split-K, narrow or partial
+// shared tiles, or a single tile along the pairs.
+inline constexpr int kMulticastAlongM = 3;
+inline constexpr int kMulticastAlongN = 4;
 Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split = 0,
                        int rows = 0, int promotion_k = 0, int multicast = 0);
 

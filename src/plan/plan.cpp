@@ -175,33 +175,49 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
   }
 }
 
-// CTA pairs along Q that share their P tile, each loading half of it into both by
+// CTA pairs that share one operand's tile, each loading half of it into both by
 // TMA multicast: a quarter less traffic from L2 per output element on 128 x 128
 // tiles (a fifth on 192 x 128; their K loops read 7.7-8.5 TB/s from L2 on the
-// H200). CTA pairs share their P tile, lying along Q, or in the programs that
-// share Q (config.h kPairsShareQ) their Q tile, lying along P. Possible without
-// split-K, on whole shared tiles (no narrow ones, the operand at least a tile
-// long) and at least two tiles along the pairs. The plan takes it
-// (multicast 0) on tiles of at least 128 x 112 from kHopperMulticastMinWaves
-// waves on (128 x 112 and 128 x 128 from two at long K over many token tiles,
-// kHopperMulticastTwoWaves*), and for the two token tiles of the 64 x 64 and
-// 64 x 32 swap programs in one wave of pairs on nearly every SM
-// (kHopperTokenTilePairsMinM and the K ranges after it,
-// kHopperHalfTokenTilePairsMinK), and for 80-row weight tiles in one wave of many
-// token tiles at long K (kHopperWeight80Pairs*); 1 / 2 force it off / on
-// (InvalidArgument where impossible).
+// H200). A pair lying along Q shares its P tile, one lying along P its Q tile.
+// Pairs lie along Q, but in the programs of tokens on P by few weight rows on Q
+// (64 x 96, 128 x 80), which pair along P and share the weight tile, as
+// cuBLASLt's 96 x 64 and 80 x 128 tiles in clusters of two do: the token tile,
+// which many CTAs read at once there, is left to the L2's merging of their
+// requests (version 63, M = 512, N = 2560, K = 8192: 3.45 M sectors read from L2
+// against 3.97 M for single CTAs, both along Q); and 128 x 112 does so on two
+// token tiles at long K (kHopperWeight112Pairs*). Possible without split-K, on
+// whole shared tiles (no narrow ones, the operand at least a tile long) and at
+// least two tiles along the pairs. The plan takes it (multicast 0) on tiles of at
+// least 128 x 112 from kHopperMulticastMinWaves waves on (128 x 112 and 128 x 128
+// from two at long K over many token tiles, kHopperMulticastTwoWaves*), for the
+// two token tiles of the 64 x 64 and 64 x 32 swap programs in one wave of pairs on
+// nearly every SM (kHopperTokenTilePairsMinM and the K ranges after it,
+// kHopperHalfTokenTilePairsMinK), for 80-row weight tiles in one wave of many
+// token tiles at long K (kHopperWeight80Pairs*) and for the 128 x 112 weight
+// pairs; 1 / 2 force it off / on, lying the program's usual way, kMulticastAlongM
+// / N on, lying along M / N (InvalidArgument where impossible).
 template <typename Shape>
 void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int multicast) {
-  const bool swap = Shape::kSwapAB, share_q = Shape::kPairsShareQ;
-  const int64_t p_extent = swap ? N : M, q_extent = swap ? M : N;
+  const bool swap = Shape::kSwapAB;
   const int64_t tiles_p = swap ? p.tiles_n : p.tiles_m, tiles_q = swap ? p.tiles_m : p.tiles_n;
+  // 128 x 112 on two token tiles at long K, on one or two waves: pairs sharing the
+  // weight tile.
+  const bool weights112 = !swap && Shape::kBlockP == 128 && Shape::kBlockQ == 112 && tiles_p == 2 &&
+                          K >= kHopperWeight112PairsMinK && p.waves <= kHopperWeight112PairsMaxWaves;
+  // Pairs along P: they share the Q tile.
+  const bool share_q = multicast == kMulticastAlongM   ? !swap
+                       : multicast == kMulticastAlongN ? swap
+                                                       : (!swap && (Shape::kBlockP == 64 || Shape::kBlockQ == 80)) ||
+                                                             (multicast == 0 && weights112);
+  const int64_t p_extent = swap ? N : M, q_extent = swap ? M : N;
   const int tile_p = swap ? p.tile_n : p.tile_m;
   const int64_t clusters = resident_clusters(2, num_sms);
   // The shared operand's tiles, and those along the pairs.
   const int64_t tiles_shared = share_q ? tiles_q : tiles_p, tiles_along = share_q ? tiles_p : tiles_q;
   const bool whole_shared = share_q ? q_extent >= Shape::kBlockQ : tile_p == Shape::kBlockP && p_extent >= Shape::kBlockP;
   const bool possible = p.split_k == 1 && whole_shared && tiles_along >= 2 && clusters > 0;
-  if (multicast == 2 && !possible)
+  const bool forced = multicast == 2 || multicast == kMulticastAlongM || multicast == kMulticastAlongN;
+  if (forced && !possible)
     throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(p.program) + " multicasts its " +
                           (share_q ? "Q" : "P") + " tile only without split-K, on whole " + (share_q ? "Q" : "P") +
                           " tiles of " + std::to_string(share_q ? Shape::kBlockQ : Shape::kBlockP) +
@@ -237,8 +253,9 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
   // kHopperWeight80PairsMinTokenTiles token tiles at long K (kHopperWeight80PairsMinK).
   const bool rows80 = !swap && Shape::kBlockQ == 80 && p.waves == 1 && tiles_p >= kHopperWeight80PairsMinTokenTiles &&
                       K >= kHopperWeight80PairsMinK && pair_waves == 1;
-  const bool on =
-      multicast == 2 || (multicast == 0 && possible && (wide || token_tiles || fitted || weight_tiles || rows80));
+  const bool on = forced || (multicast == 0 && possible &&
+                             (wide || token_tiles || fitted || weight_tiles || rows80 ||
+                              (weights112 && pair_waves <= p.waves)));
   if (!on) return;
   (swap != share_q ? p.cluster_m : p.cluster_n) = 2;
   p.workers = clusters * 2;
@@ -701,8 +718,10 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
     throw InvalidArgument("plan_sm90_program: split must be 0 (the plan chooses), 1, 2, 4 or 8");
   if (promotion_k != 0 && promotion_k != sm90::kPromotionShortK && promotion_k != sm90::kPromotionLongK)
     throw InvalidArgument("plan_sm90_program: promotion_k must be 0 (the plan chooses), 64 or 128");
-  if (multicast < 0 || multicast > 2)
-    throw InvalidArgument("plan_sm90_program: multicast must be 0 (the plan chooses), 1 (off) or 2 (CTA pairs)");
+  if (multicast < 0 || multicast > kMulticastAlongN)
+    throw InvalidArgument(
+        "plan_sm90_program: multicast must be 0 (the plan chooses), 1 (off), 2 (CTA pairs the program's usual way), "
+        "3 (pairs along M) or 4 (pairs along N)");
   Plan p{};
   p.arch = Arch::SM90;
   p.promotion_k = promotion_k != 0 ? promotion_k : hopper_promotion_k(K);

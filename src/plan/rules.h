@@ -471,7 +471,7 @@ inline constexpr int64_t kHopperFittedWeightTiles80MaxWaves = 1;
 inline constexpr int64_t kHopperFittedWeightTiles80SplitSwapMinK = 6144;
 // Their one wave runs in CTA pairs from this many token tiles on at
 // K >= kHopperWeight80PairsMinK where the pairs are one wave too. Since version 63
-// the pairs share the weight tile, lying along P (config.h, kPairsShareQ), and walk
+// the pairs share the weight tile, lying along P (plan.cpp, hopper_multicast), and walk
 // along Q like single CTAs (kHopperWeight80AlongQ*): the token tile, read by every
 // CTA of a row, is merged in the L2, and the reads from L2 fall (M = 512, N = 2560,
 // K = 8192 under the profiler: 3.45 M sectors against 3.97 M single along Q and
@@ -501,6 +501,21 @@ inline constexpr int64_t kHopperWeight80PairsMinK = 8192;
 // either way (forced): no rule for them.
 inline constexpr int64_t kHopperWeight80AlongQMinK = 8192;
 inline constexpr int64_t kHopperWeight80AlongQMinTokenTiles = 3;
+// The 128 x 112 program on two token tiles (129..256 tokens) from this K on, on
+// at most kHopperWeight112PairsMaxWaves waves, runs in CTA pairs sharing the
+// weight tile (lying along M) where the pairs take no more waves. Its one-wave K
+// loop is paced by the bytes the SMs pull from L2 (M = 256, N = 7168, K = 8192
+// under the profiler: 53.1 k cycles, 6.2 M sectors read; the pairs 48.8 k, 4.3 M;
+// cuBLASLt's 112 x 128 tiles in clusters of two sharing the weight tile 42.8 k,
+// 4.1 M). H200, r = 128, forced against the plan's single CTAs, three passes,
+// medians (the session after version 70): M = 256, N = 7168, K = 8192 0.968 /
+// 0.978 in two scans; N = 14336, K = 8192 (two waves) 0.949; N = 13824 1.004;
+// N = 14336, K = 16384 0.994; at K = 4096 N = 6144 / 6400 1.016 / 1.013 and
+// N = 13824 0.982, K = 2048 1.049, so not below 8192. On four token tiles the
+// pairs measured 0.986-1.054 (M = 512, N = 3584 / 7168, K = 8192 / 18944) and
+// 1.034 at M = 512, N = 3328, K = 4096: no rule there.
+inline constexpr int64_t kHopperWeight112PairsMinK = 8192;
+inline constexpr int64_t kHopperWeight112PairsMaxWaves = 2;
 
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs (at most the program's limit: 8 for the 64 x 64 and 64 x 16 swap

@@ -44,12 +44,10 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStr
   const bool narrow = tile_p < Shape::kBlockP;
   const int p_rows = static_cast<int>(std::min<int64_t>(tile_p, ceil8(rows_p)));
   const int q_rows = static_cast<int>(std::min<int64_t>(Shape::kBlockQ, ceil8(rows_q)));
-  // Multicast: each CTA of a pair loads a slice of the shared tile, P (pairs along
-  // Q) or, where the program's pairs share Q (config.h kPairsShareQ), Q (pairs
-  // along P).
-  const bool share_q = Shape::kPairsShareQ;
-  const int multicast = (swap != share_q) ? plan.cluster_m : plan.cluster_n;
-  const int parts_p = share_q ? 1 : multicast, parts_q = share_q ? multicast : 1;
+  // Multicast: each CTA of a pair loads half of the shared tile, P (a pair lying
+  // along Q) or Q (lying along P). P runs along M, or with swap along N.
+  const int pairs_p = swap ? plan.cluster_n : plan.cluster_m, pairs_q = swap ? plan.cluster_m : plan.cluster_n;
+  const int parts_p = pairs_q, parts_q = pairs_p;
   const int p_box = p_rows / parts_p, q_box = q_rows / parts_q;
   // The last tile along P and along Q: boxes of the operand's rows in it (rounded
   // up to 8), so that TMA fills no rows past the operand (program.cuh, producer).
@@ -91,7 +89,8 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStr
   params.lora_steps = adapter ? static_cast<uint32_t>(a.r / 16) : 0;
   params.n = static_cast<uint32_t>(a.N);
   params.split = static_cast<uint32_t>(plan.split_k);
-  params.multicast = static_cast<uint32_t>(multicast);
+  params.pairs_p = static_cast<uint32_t>(pairs_p);
+  params.pairs_q = static_cast<uint32_t>(pairs_q);
   params.p_rows = static_cast<uint32_t>(p_rows);
   params.q_rows = static_cast<uint32_t>(q_rows);
   params.p_last_rows = static_cast<uint32_t>(p_last_box == p_box ? 0 : p_last_box);

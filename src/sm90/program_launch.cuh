@@ -59,7 +59,7 @@ void run_program(const TensorMaps& maps, const ProgramParams& params, int promot
   attrs[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attrs[0].val.programmaticStreamSerializationAllowed = 1;
   attrs[1].id = cudaLaunchAttributeClusterDimension;
-  attrs[1].val.clusterDim.x = params.split * params.multicast;  // 1 is a plain launch
+  attrs[1].val.clusterDim.x = params.split * params.pairs_p * params.pairs_q;  // 1 is a plain launch
   attrs[1].val.clusterDim.y = 1;
   attrs[1].val.clusterDim.z = 1;
   cudaLaunchConfig_t config{};

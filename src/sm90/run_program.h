@@ -26,10 +26,11 @@ struct ProgramParams {
   uint32_t lora_steps;   // r / 16: BF16 wgmma instructions over the whole rank
   uint32_t n;            // columns of out (bias length)
   uint32_t split;        // CTAs per cluster sharing a tile's K loop (1: none)
-  uint32_t multicast;    // CTAs per cluster sharing a P tile (or Q: config.h kPairsShareQ) by TMA multicast (1: none)
+  // TMA multicast: CTAs of a pair lying along P, which share their Q tile, and
+  // along Q, which share their P tile (2 and 1, 1 and 2, or 1 and 1: none).
+  uint32_t pairs_p, pairs_q;
   // Rows of a P / Q tile: the tile, or fewer when the operand is shorter (then it
-  // is one tile); with multicast each CTA's box of the shared tile is a
-  // multicast-th of them.
+  // is one tile); in a pair each CTA's box of the shared tile is half of them.
   // Narrow-tile programs (config.h kNarrowTiles) start P tiles every p_rows rows,
   // the others every kBlockP (the same whenever there are several).
   uint32_t p_rows, q_rows;

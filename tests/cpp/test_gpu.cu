@@ -331,7 +331,14 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuShapes,
                                            // 140, the last weight tile of 8 rows, a K tail of 16); one
                                            // token tile of 150 over 113 weight tiles (the last of 8)
                                            Shape{300, 7176, 8208, 128, true},
-                                           Shape{150, 14344, 4112, 32, false}),
+                                           Shape{150, 14344, 4112, 32, false},
+                                           // 128 x 112 on two token tiles at long K in pairs sharing the
+                                           // weight tile (version 71): one wave of 55 pairs (the second
+                                           // token tile of 72 rows, the last weight tile of 104, a K
+                                           // tail of 16); two waves of 129 pairs (the second token
+                                           // tile of 120, the last weight tile of 8 rows)
+                                           Shape{200, 6152, 8208, 128, true},
+                                           Shape{248, 14344, 8208, 64, false}),
                          [](const ::testing::TestParamInfo<Shape>& i) {
                            const Shape& s = i.param;
                            return "M" + std::to_string(s.M) + "_N" + std::to_string(s.N) + "_K" +
@@ -359,33 +366,37 @@ TEST(Gpu, EveryProgramAtBothPromotionDepthsPastLongK) {
     }
 }
 
-// Multicast in CTA pairs, forced on every program (split 1, whole shared tiles:
-// P, or Q in fp8_hopper_64x96), on a grid of 8 pairs so that each walks many
-// tiles: the shared ring's barrier phases over rounds of tiles, an odd number of
-// tiles along the pairs (the last pair's second CTA runs past the operand, loading
-// its half of the shared tile for the first: 7 of 128 columns, 9 of 64 rows, 5 of
-// 128 tokens), tails in M, N and K. Multicast moves the same bytes into the same
-// places, so the output is bitwise the unpaired program's.
-TEST(Gpu, MulticastPairsOnEveryProgram) {
+// Multicast in CTA pairs, forced on every program both ways (split 1, whole shared
+// tiles: pairs along M share their b tile, along N their a tile), on a grid of 8
+// pairs so that each walks many tiles: the shared ring's barrier phases over
+// rounds of tiles, an odd number of tiles along the pairs (the last pair's second
+// CTA runs past the operand, loading its half of the shared tile for the first:
+// e.g. 7 of 128 columns, 9 of 64 rows, 5 of 128 tokens), tails in M, N and K.
+// Multicast moves the same bytes into the same places, so the output is bitwise
+// the unpaired program's.
+TEST(Gpu, MulticastPairsBothWaysOnEveryProgram) {
   REQUIRE_SM90();
   Problem p(540, 872, 528, 128, true, 909);
   Launch l(p);
   const int sms = 16;
   const auto with = p.reference(true), without = p.reference(false);
   for (cake::Program program : cake::sm90::kPrograms) {
-    SCOPED_TRACE(cake::program_name(program));
     int rows = 0;
     cake::sm90::with_shape(program, [&](auto shape) { rows = decltype(shape)::kBlockP; });
-    const cake::Plan paired = cake::plan_sm90_program(program, p.M, p.N, p.K, sms, 1, rows, 0, 2);
     const cake::Plan single = cake::plan_sm90_program(program, p.M, p.N, p.K, sms, 1, rows, 0, 1);
-    ASSERT_EQ(paired.cluster_m * paired.cluster_n, 2);
     ASSERT_EQ(single.cluster_m * single.cluster_n, 1);
-    ASSERT_GT(paired.waves, 1);
-    for (bool adapter : {true, false}) {
-      const auto out = l.run(l.args(p, adapter ? l.lora_scale() : nullptr), &paired);
-      expect_close(out, adapter ? with : without);
-      const auto unpaired = l.run(l.args(p, adapter ? l.lora_scale() : nullptr), &single);
-      EXPECT_EQ(std::memcmp(out.data(), unpaired.data(), out.size() * 2), 0) << "adapter " << adapter;
+    for (int way : {cake::kMulticastAlongM, cake::kMulticastAlongN}) {
+      SCOPED_TRACE(std::string(cake::program_name(program)) + (way == cake::kMulticastAlongM ? ", along M" : ", along N"));
+      const cake::Plan paired = cake::plan_sm90_program(program, p.M, p.N, p.K, sms, 1, rows, 0, way);
+      ASSERT_EQ(way == cake::kMulticastAlongM ? paired.cluster_m : paired.cluster_n, 2);
+      ASSERT_EQ(paired.cluster_m * paired.cluster_n, 2);
+      ASSERT_GT(paired.waves, 1);
+      for (bool adapter : {true, false}) {
+        const auto out = l.run(l.args(p, adapter ? l.lora_scale() : nullptr), &paired);
+        expect_close(out, adapter ? with : without);
+        const auto unpaired = l.run(l.args(p, adapter ? l.lora_scale() : nullptr), &single);
+        EXPECT_EQ(std::memcmp(out.data(), unpaired.data(), out.size() * 2), 0) << "adapter " << adapter;
+      }
     }
   }
 }

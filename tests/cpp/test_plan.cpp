@@ -696,7 +696,7 @@ TEST(PlanSm90, MulticastPairsOnManyWavesOfLargeTiles) {
     EXPECT_EQ(p.cluster_m * p.cluster_n, 1) << M << " " << N << " " << K;
   }
   // Forced on and off; refused with split-K, on narrow or partial P tiles, on one
-  // tile along Q, and for anything but 0, 1, 2.
+  // tile along Q, and for anything but 0..4.
   EXPECT_EQ(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, 0, 2).cluster_n, 2);
   EXPECT_EQ(cake::plan_sm90_program(Program::kHopper192x128, 8192, 8192, 8192, 132, 0, 0, 0, 1).cluster_n, 1);
   EXPECT_EQ(cake::plan_sm90_program(Program::kHopperSwap64x16, 64, 4096, 4096, 132, 1, 64, 0, 2).cluster_m, 2);
@@ -719,8 +719,52 @@ TEST(PlanSm90, MulticastPairsOnManyWavesOfLargeTiles) {
                cake::InvalidArgument);
   EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 512, 128, 4096, 132, 1, 0, 0, 2),
                cake::InvalidArgument);
-  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, 0, 3),
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, 0, 5),
                cake::InvalidArgument);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, 0, -1),
+               cake::InvalidArgument);
+  // Forced along M or N, either way of any program: pairs along M share their tile
+  // of b (128 x 128: 32 weight tiles x 2 pairs of token tiles), along N their tile
+  // of a; with swap (P = b) the same in out's coordinates.
+  p = cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, 0, cake::kMulticastAlongM);
+  EXPECT_EQ(p.cluster_m, 2);
+  EXPECT_EQ(p.cluster_n, 1);
+  EXPECT_EQ(p.waves, 1);
+  EXPECT_EQ(p.grid, 128);
+  p = cake::plan_sm90_program(Program::kHopper64x96, 160, 6144, 4096, 132, 1, 0, 0, cake::kMulticastAlongN);
+  EXPECT_EQ(p.cluster_m, 1);
+  EXPECT_EQ(p.cluster_n, 2);
+  p = cake::plan_sm90_program(Program::kHopperSwap192x128, 512, 6144, 4096, 132, 0, 0, 0, cake::kMulticastAlongN);
+  EXPECT_EQ(p.cluster_m, 1);
+  EXPECT_EQ(p.cluster_n, 2);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 128, 4096, 4096, 132, 0, 0, 0, cake::kMulticastAlongM),
+               cake::InvalidArgument);  // one token tile along M
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 512, 100, 4096, 132, 0, 0, 0, cake::kMulticastAlongM),
+               cake::InvalidArgument);  // the weights shorter than their tile
+}
+
+// 128 x 112 on two token tiles (129..256 tokens) from kHopperWeight112PairsMinK on,
+// on one or two waves: CTA pairs lying along M, sharing the weight tile (version 71).
+TEST(PlanSm90, WeightTilePairsOf128x112OnTwoTokenTilesAtLongK) {
+  for (const OneRegionPlan& c : {
+           // 64 weight tiles: one wave of 64 pairs; 128 / 124: two waves of 128 / 124
+           OneRegionPlan{256, 7168, 8192, Program::kHopper128x112, 2, 128, 1},
+           OneRegionPlan{256, 14336, 8192, Program::kHopper128x112, 2, 256, 2},
+           OneRegionPlan{208, 13824, 18944, Program::kHopper128x112, 2, 248, 2},
+       }) {
+    expect_one_region_plan(c);
+    const cake::Plan p = cake::plan(c.M, c.N, c.K, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.cluster_m, 2) << c.M << " " << c.N << " " << c.K;
+  }
+  // Not below that K, on four token tiles, or on one tile of tokens.
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{256, 7168, cake::kHopperWeight112PairsMinK - 1024},
+                         {256, 6144, 4096},
+                         {512, 7168, 8192},
+                         {512, 3328, 4096}}) {
+    const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, Program::kHopper128x112) << M << " " << N << " " << K;
+    EXPECT_EQ(p.cluster_m, 1) << M << " " << N << " " << K;
+  }
 }
 
 TEST(PlanSm90, OneProgramPlannedOnAnyShape) {

@@ -52,7 +52,9 @@ void expect_runnable_sm90(const cake::Plan& p, int64_t m, int64_t n, int64_t K, 
     EXPECT_TRUE(pairs == 1 || pairs == 2);
     if (pairs == 2) {
       EXPECT_EQ(p.split_k, 1) << "pairs and split-K do not combine";
-      if (!Shape::kPairsShareQ) EXPECT_EQ(tile_p, Shape::kBlockP) << "pairs share whole P tiles";
+      // A pair lying along Q (along N, with swap along M) shares its P tile.
+      const bool along_q = (Shape::kSwapAB ? p.cluster_m : p.cluster_n) == 2;
+      if (along_q) EXPECT_EQ(tile_p, Shape::kBlockP) << "pairs share whole P tiles";
     }
     // The launch: clusters divide the grid, one CTA per SM, enough rounds for all tiles.
     EXPECT_GE(p.grid, 1);
