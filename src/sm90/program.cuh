@@ -191,8 +191,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   // Multicast: the pair's tile along Q (along P where the pair shares Q) is two
   // of them, this CTA's the one of its rank (read where used: a register held over
   // the loops spills in the 40-register producer).
-  auto own_p = [&](uint32_t tp) { return pairs_p > 1 ? tp * 2 + cluster_rank() : tp; };
-  auto own_q = [&](uint32_t tq) { return pairs_q > 1 ? tq * 2 + cluster_rank() : tq; };
+  // (Arithmetic, no selects: the consumers' K loops have no predicate to spare.)
+  auto own_p = [&](uint32_t tp) { return tp * params.pairs_p + cluster_rank() * (params.pairs_p - 1); };
+  auto own_q = [&](uint32_t tq) { return tq * params.pairs_q + cluster_rank() * (params.pairs_q - 1); };
 
   if (warpgroup == 0) {
     // ---------------------------------------------------------------- producer
