@@ -179,13 +179,9 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // TMA multicast: a quarter less traffic from L2 per output element on 128 x 128
 // tiles (a fifth on 192 x 128; their K loops read 7.7-8.5 TB/s from L2 on the
 // H200). A pair lying along Q shares its P tile, one lying along P its Q tile.
-// Pairs lie along Q, but in the programs of tokens on P by few weight rows on Q
-// (64 x 96, 128 x 80), which pair along P and share the weight tile, as
-// cuBLASLt's 96 x 64 and 80 x 128 tiles in clusters of two do: the token tile,
-// which many CTAs read at once there, is left to the L2's merging of their
-// requests (version 63, M = 512, N = 2560, K = 8192: 3.45 M sectors read from L2
-// against 3.97 M for single CTAs, both along Q); and 128 x 112 does so on two
-// token tiles at long K (kHopperWeight112Pairs*). Possible without split-K, on
+// Each program's pairs lie one way (config.h kPairsShareQ), 128 x 112's either
+// way (kPairsBothWays): along P, sharing the weight tile, on two token tiles at
+// long K (kHopperWeight112Pairs*), else along Q. Possible without split-K, on
 // whole shared tiles (no narrow ones, the operand at least a tile long) and at
 // least two tiles along the pairs. The plan takes it (multicast 0) on tiles of at
 // least 128 x 112 from kHopperMulticastMinWaves waves on (128 x 112 and 128 x 128
@@ -202,13 +198,16 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
   const int64_t tiles_p = swap ? p.tiles_n : p.tiles_m, tiles_q = swap ? p.tiles_m : p.tiles_n;
   // 128 x 112 on two token tiles at long K, on one or two waves: pairs sharing the
   // weight tile.
-  const bool weights112 = !swap && Shape::kBlockP == 128 && Shape::kBlockQ == 112 && tiles_p == 2 &&
-                          K >= kHopperWeight112PairsMinK && p.waves <= kHopperWeight112PairsMaxWaves;
-  // Pairs along P: they share the Q tile.
+  const bool weights112 = Shape::kPairsBothWays && tiles_p == 2 && K >= kHopperWeight112PairsMinK &&
+                          p.waves <= kHopperWeight112PairsMaxWaves;
+  // Pairs along P: they share the Q tile (the program's way, config.h
+  // kPairsShareQ, but where it pairs both ways, kPairsBothWays).
   const bool share_q = multicast == kMulticastAlongM   ? !swap
                        : multicast == kMulticastAlongN ? swap
-                                                       : (!swap && (Shape::kBlockP == 64 || Shape::kBlockQ == 80)) ||
-                                                             (multicast == 0 && weights112);
+                                                       : Shape::kPairsShareQ || (multicast == 0 && weights112);
+  if (share_q != Shape::kPairsShareQ && !Shape::kPairsBothWays)
+    throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(p.program) + "'s CTA pairs lie along " +
+                          (swap == Shape::kPairsShareQ ? "N" : "M") + " only");
   const int64_t p_extent = swap ? N : M, q_extent = swap ? M : N;
   const int tile_p = swap ? p.tile_n : p.tile_m;
   const int64_t clusters = resident_clusters(2, num_sms);

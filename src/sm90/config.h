@@ -42,6 +42,19 @@ struct ProgramShape {
   static constexpr bool kPlainOut = !kSwapAB && kBlockQ % 64 != 0;
   static_assert(kQWarpgroups == 1 || ((kSwapAB || kPlainOut) && kWarpgroupQ % 16 == 0),
                 "Q is split over warpgroups only where each one's epilogue stores a box of its own");
+  // CTA pairs (TMA multicast) share one operand tile, each CTA loading half of it
+  // into both: the P tile, pairs lying along Q; in the 64 x 96 and 128 x 80
+  // programs (tokens of P by weight rows of Q), the weight tile, pairs lying along
+  // P, as cuBLASLt's 96 x 64 and 80 x 128 tiles in clusters of two do:
+  // the token tile, which many CTAs read at once there, is left to the L2's
+  // merging of their requests (version 63, M = 512, N = 2560, K = 8192: 3.45 M
+  // sectors read from L2 against 3.97 M for single CTAs, both along Q).
+  static constexpr bool kPairsShareQ = !kSwapAB && (kBlockP == 64 || kBlockQ == 80);
+  // Programs whose pairs may lie either way, the plan choosing per problem: 128 x
+  // 112 shares the weight tile (along P) on two token tiles at long K and the
+  // token tile (along Q) on many waves (rules.h kHopperWeight112Pairs*,
+  // kHopperMulticastMinWaves). Their kernel is built both ways.
+  static constexpr bool kPairsBothWays = !kSwapAB && kBlockP == 128 && kBlockQ == 112;
   static constexpr int kConsumerWarpgroups = kBlockP / 64 * kQWarpgroups;
   static constexpr int kThreads = 128 * (kConsumerWarpgroups + 1);
   static constexpr int kStageBytes = (kBlockP + kBlockQ) * kRowBytes;

@@ -45,8 +45,15 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStr
   const int p_rows = static_cast<int>(std::min<int64_t>(tile_p, ceil8(rows_p)));
   const int q_rows = static_cast<int>(std::min<int64_t>(Shape::kBlockQ, ceil8(rows_q)));
   // Multicast: each CTA of a pair loads half of the shared tile, P (a pair lying
-  // along Q) or Q (lying along P). P runs along M, or with swap along N.
+  // along Q) or Q (lying along P; P runs along M, or with swap along N). Either
+  // way where the program pairs both ways (config.h kPairsBothWays), else its way
+  // (kPairsShareQ).
   const int pairs_p = swap ? plan.cluster_n : plan.cluster_m, pairs_q = swap ? plan.cluster_m : plan.cluster_n;
+  const int multicast = pairs_p * pairs_q;
+  const bool share_q = pairs_p > 1 || (multicast == 1 && Shape::kPairsShareQ);
+  if (multicast > 1 && share_q != Shape::kPairsShareQ && !Shape::kPairsBothWays)
+    throw InvalidArgument(std::string("cake: ") + program_name(plan.program) + "'s CTA pairs do not lie along " +
+                          (share_q ? "P" : "Q"));
   const int parts_p = pairs_q, parts_q = pairs_p;
   const int p_box = p_rows / parts_p, q_box = q_rows / parts_q;
   // The last tile along P and along Q: boxes of the operand's rows in it (rounded
@@ -89,8 +96,7 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStr
   params.lora_steps = adapter ? static_cast<uint32_t>(a.r / 16) : 0;
   params.n = static_cast<uint32_t>(a.N);
   params.split = static_cast<uint32_t>(plan.split_k);
-  params.pairs_p = static_cast<uint32_t>(pairs_p);
-  params.pairs_q = static_cast<uint32_t>(pairs_q);
+  params.multicast = static_cast<uint32_t>(multicast);
   params.p_rows = static_cast<uint32_t>(p_rows);
   params.q_rows = static_cast<uint32_t>(q_rows);
   params.p_last_rows = static_cast<uint32_t>(p_last_box == p_box ? 0 : p_last_box);
@@ -108,7 +114,7 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStr
   params.b_scale = a.b_scale;
   params.lora_scale = a.lora_scale;
   params.bias = a.bias;
-  run_program<Shape>(maps, params, plan.promotion_k, plan.grid, current_device(), stream);
+  run_program<Shape>(maps, params, plan.promotion_k, share_q, plan.grid, current_device(), stream);
 }
 
 // Rows [m0, M) of a region as a problem of their own: those rows of a, d and out.

@@ -3,12 +3,12 @@
 //   out = alpha * (a @ b^T) + s * (d @ lora_b^T) [+ bias],  alpha = a_scale * b_scale
 //
 // Warp-specialised and persistent. Clusters walk the output tiles (scheduler.cuh):
-// either `split` CTAs that share each tile and split its K loop (split-K), or a
-// pair of CTAs on neighbouring tiles that share one operand's tile, each loading
-// half of it into both by TMA multicast (less traffic from L2 per output
-// element): lying along Q they share their P tile, lying along P their Q tile
-// (the plan's choice, ProgramParams pairs_p / pairs_q); all 1: one CTA per tile,
-// no cluster. Per CTA:
+// either `split` CTAs that share each tile and split its K loop (split-K), or
+// `multicast` CTAs on neighbouring tiles along Q that share their P tile (along P
+// sharing their Q tile: kShareQ, a kernel of its own, config.h kPairsShareQ and
+// kPairsBothWays), each loading a slice of it into all of them by TMA multicast
+// (less traffic from L2 per output element); both 1: one CTA per tile, no
+// cluster. Per CTA:
 //   warpgroup 0      producer: one thread streams 128-byte-wide K slices of both
 //                    operands into a ring of shared-memory stages with TMA,
 //                    completing on mbarriers (an operand that only this CTA or
@@ -70,7 +70,10 @@ constexpr uint32_t consumer_regs(int consumer_warpgroups) {
 }
 
 // kPromotionMmas: 32-deep FP8 wgmma per promotion, 2 (64 K) or 4 (128 K, a stage).
-template <typename Shape, int kPromotionMmas>
+// kShareQ: pairs lie along P and share the Q tile (instead of along Q, sharing
+// P). Compile time, as the promotion: decided at run time in the producer's loads
+// and the consumers' tiles it cost 1-2% on the H200 everywhere (M <= 64 1.024).
+template <typename Shape, int kPromotionMmas, bool kShareQ>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     fp8_lora_program(const __grid_constant__ TensorMaps maps, const ProgramParams params) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -110,9 +113,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   const int thread = threadIdx.x % 128;
   const bool has_adapter = params.lora_scale != nullptr;
   const uint32_t split = params.split;
-  // CTAs of a pair lying along P (sharing the Q tile) or along Q (sharing P).
-  const uint32_t pairs_p = params.pairs_p, pairs_q = params.pairs_q;
-  const uint32_t multicast = pairs_p * pairs_q;  // split or multicast is 1
+  const uint32_t multicast = params.multicast;  // split or multicast is 1
   const uint32_t rank = split > 1 ? cluster_rank() : 0;  // rank 0 leads the cluster
   const bool leader = rank == 0;
 
@@ -160,8 +161,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   // overlaps the previous kernel's tail instead of delaying the first load (H200,
   // r = 128, side by side in both orders, two runs each: M = 64, N = K = 4096
   // 8.12 -> 7.85-7.87 us; M <= 64 geomean 0.985-0.987).
-  TileScheduler scheduler(params.tiles_p, params.tiles_q, params.raster_group, pairs_p, pairs_q,
-                          split * multicast);
+  TileScheduler scheduler(params.tiles_p, params.tiles_q, params.raster_group, kShareQ ? multicast : 1,
+                          kShareQ ? 1 : multicast, split * multicast);
   scheduler.settle();
 
   grid_dependency_wait();
@@ -188,12 +189,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     kb_end = k_block_at((rank + 1) * units / split);
   }
 
-  // Multicast: the pair's tile along Q (along P where the pair shares Q) is two
-  // of them, this CTA's the one of its rank (read where used: a register held over
-  // the loops spills in the 40-register producer).
-  // (Arithmetic, no selects: the consumers' K loops have no predicate to spare.)
-  auto own_p = [&](uint32_t tp) { return tp * params.pairs_p + cluster_rank() * (params.pairs_p - 1); };
-  auto own_q = [&](uint32_t tq) { return tq * params.pairs_q + cluster_rank() * (params.pairs_q - 1); };
+  // Multicast: the cluster's tile along Q (along P where pairs share Q) is
+  // `multicast` of them, this CTA's the one of its rank (read where used: a
+  // register held over the loops spills in the 40-register producer).
+  auto own_p = [&](uint32_t tp) { return kShareQ && multicast > 1 ? tp * multicast + cluster_rank() : tp; };
+  auto own_q = [&](uint32_t tq) { return !kShareQ && multicast > 1 ? tq * multicast + cluster_rank() : tq; };
 
   if (warpgroup == 0) {
     // ---------------------------------------------------------------- producer
@@ -215,7 +215,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // shared box: those of whole tiles, computed once, unless it is a last one.
       const uint32_t whole_bytes = (params.p_rows + params.q_rows) * kRowBytes;
       const uint32_t whole_slice_row =
-          multicast > 1 ? cluster_rank() * ((pairs_p > 1 ? params.q_rows : params.p_rows) / 2) : 0;
+          multicast > 1 ? cluster_rank() * ((kShareQ ? params.q_rows : params.p_rows) / 2) : 0;
       uint32_t bytes = whole_bytes, slice_row = whole_slice_row;
       auto load = [&](const CUtensorMap* p_map, const CUtensorMap* q_map, int k, int row_p, int row_q) {
         cutlass::arch::ClusterBarrier::wait(&empty[stage], phase ^ 1);
@@ -223,17 +223,21 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], bytes);
         // The shared operand's part by multicast (pairs), the other operand's box
         // alone (none past its last tile).
-        // (The shared operand always has a map: only the other one runs past its end.)
-        auto fill = [&](bool shared, const CUtensorMap* map, uint8_t* dst, int row, uint64_t hint) {
-          if (!map) return;
-          if (shared)
-            tma_load_multicast(map, bar, 0b11, dst + slice_row * kRowBytes, k, row + static_cast<int>(slice_row), hint);
-          else
-            tma_load(map, bar, dst, k, row, hint);
+        auto fill = [&](auto shared_c, const CUtensorMap* map, uint8_t* dst, int row, uint64_t hint) {
+          if constexpr (decltype(shared_c)::value) {
+            if (multicast > 1) {
+              tma_load_multicast(map, bar, 0b11, dst + slice_row * kRowBytes, k, row + static_cast<int>(slice_row),
+                                 hint);
+              return;
+            }
+          } else {
+            if (!map) return;
+          }
+          tma_load(map, bar, dst, k, row, hint);
         };
         uint8_t* const p_dst = ring + stage * kStageBytes;
-        fill(pairs_q > 1, p_map, p_dst, row_p, params.p_hint);
-        fill(pairs_p > 1, q_map, p_dst + kPBytes, row_q, params.q_hint);
+        fill(std::integral_constant<bool, !kShareQ>{}, p_map, p_dst, row_p, params.p_hint);
+        fill(std::integral_constant<bool, kShareQ>{}, q_map, p_dst + kPBytes, row_q, params.q_hint);
         if (++stage == kStages) stage = 0, phase ^= 1;
       };
       uint32_t taken_phase = 0;
@@ -242,7 +246,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         const uint32_t tp = own_p(scheduler.tp), tq = own_q(scheduler.tq);
         const bool p_last = p_short && tp + 1 == params.tiles_p, q_last = q_short && tq + 1 == params.tiles_q;
         // Past the operand's last tile: only this CTA's part of the shared tile.
-        const bool p_none = pairs_p > 1 && tp >= params.tiles_p, q_none = pairs_q > 1 && tq >= params.tiles_q;
+        const bool p_none = kShareQ && tp >= params.tiles_p, q_none = !kShareQ && tq >= params.tiles_q;
         const int row_p = static_cast<int>(tp * p_step), row_q = static_cast<int>(tq * kBlockQ);
         // The tile's K blocks, then the adapter's slices.
         auto stream = [&](const CUtensorMap* mp, const CUtensorMap* mq, const CUtensorMap* mlp,
@@ -264,12 +268,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           // Rows per CTA's box (of the shared tile: its part) and what arrives.
           const uint32_t p_box = p_none   ? 0
                                  : p_last ? params.p_last_rows
-                                          : params.p_rows / pairs_q;
+                                          : params.p_rows / (kShareQ ? 1 : multicast);
           const uint32_t q_box = q_none   ? 0
                                  : q_last ? params.q_last_rows
-                                          : params.q_rows / pairs_p;
-          bytes = (p_box * pairs_q + q_box * pairs_p) * kRowBytes;
-          slice_row = multicast > 1 ? cluster_rank() * (pairs_p > 1 ? q_box : p_box) : 0;
+                                          : params.q_rows / (kShareQ ? multicast : 1);
+          bytes = (kShareQ ? p_box + q_box * multicast : p_box * multicast + q_box) * kRowBytes;
+          slice_row = multicast > 1 ? cluster_rank() * (kShareQ ? q_box : p_box) : 0;
           stream(p_none ? nullptr : p_last ? &maps.p_last : &maps.p, q_none ? nullptr : q_last ? &maps.q_last : &maps.q,
                  p_none ? nullptr : p_last ? &maps.lora_p_last : &maps.lora_p,
                  q_none ? nullptr : q_last ? &maps.lora_q_last : &maps.lora_q);

@@ -11,23 +11,34 @@
 
 namespace cake::sm90 {
 
-// The kernel of a program, promoting every kPromotionK elements of K.
-template <typename Shape, int kPromotionK>
-constexpr auto kernel_of = &fp8_lora_program<Shape, kPromotionK / 32>;
+// The kernel of a program, promoting every kPromotionK elements of K, its pairs
+// lying along P (kShareQ) or along Q.
+template <typename Shape, int kPromotionK, bool kShareQ>
+constexpr auto kernel_of = &fp8_lora_program<Shape, kPromotionK / 32, kShareQ>;
 
 // The kernel, its dynamic shared-memory limit set on `device` (a per-device
 // function attribute; once per device).
-template <typename Shape, int kPromotionK>
+template <typename Shape, int kPromotionK, bool kShareQ = Shape::kPairsShareQ>
 auto configured_kernel(int device) {
   static std::atomic<uint64_t> configured{0};
   const uint64_t bit = uint64_t{1} << (device & 63);
   if (!(configured.load(std::memory_order_acquire) & bit)) {
-    check_cuda(cudaFuncSetAttribute(kernel_of<Shape, kPromotionK>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    Shape::kSmemUse),
+    check_cuda(cudaFuncSetAttribute(kernel_of<Shape, kPromotionK, kShareQ>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, Shape::kSmemUse),
                "cudaFuncSetAttribute(max dynamic shared memory)");
     configured.fetch_or(bit, std::memory_order_acq_rel);
   }
-  return kernel_of<Shape, kPromotionK>;
+  return kernel_of<Shape, kPromotionK, kShareQ>;
+}
+
+// The kernel for a promotion depth and a way of pairing: built both ways only
+// for the programs whose pairs lie either way (config.h kPairsBothWays).
+template <typename Shape, int kPromotionK>
+auto kernel_for(bool share_q, int device) {
+  if constexpr (Shape::kPairsBothWays) {
+    if (share_q != Shape::kPairsShareQ) return configured_kernel<Shape, kPromotionK, !Shape::kPairsShareQ>(device);
+  }
+  return configured_kernel<Shape, kPromotionK>(device);
 }
 
 template <typename Shape>
@@ -50,16 +61,16 @@ int max_active_clusters(int split) {
 }
 
 template <typename Shape>
-void run_program(const TensorMaps& maps, const ProgramParams& params, int promotion_k, int grid, int device,
-                 cudaStream_t stream) {
-  auto* kernel = promotion_k == kPromotionLongK ? configured_kernel<Shape, kPromotionLongK>(device)
-                                                : configured_kernel<Shape, kPromotionShortK>(device);
+void run_program(const TensorMaps& maps, const ProgramParams& params, int promotion_k, bool share_q, int grid,
+                 int device, cudaStream_t stream) {
+  auto* kernel = promotion_k == kPromotionLongK ? kernel_for<Shape, kPromotionLongK>(share_q, device)
+                                                : kernel_for<Shape, kPromotionShortK>(share_q, device);
 
   cudaLaunchAttribute attrs[2];
   attrs[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attrs[0].val.programmaticStreamSerializationAllowed = 1;
   attrs[1].id = cudaLaunchAttributeClusterDimension;
-  attrs[1].val.clusterDim.x = params.split * params.pairs_p * params.pairs_q;  // 1 is a plain launch
+  attrs[1].val.clusterDim.x = params.split * params.multicast;  // 1 is a plain launch
   attrs[1].val.clusterDim.y = 1;
   attrs[1].val.clusterDim.z = 1;
   cudaLaunchConfig_t config{};

@@ -26,11 +26,10 @@ struct ProgramParams {
   uint32_t lora_steps;   // r / 16: BF16 wgmma instructions over the whole rank
   uint32_t n;            // columns of out (bias length)
   uint32_t split;        // CTAs per cluster sharing a tile's K loop (1: none)
-  // TMA multicast: CTAs of a pair lying along P, which share their Q tile, and
-  // along Q, which share their P tile (2 and 1, 1 and 2, or 1 and 1: none).
-  uint32_t pairs_p, pairs_q;
+  uint32_t multicast;    // CTAs per cluster sharing a P tile (or Q: config.h kPairsShareQ) by TMA multicast (1: none)
   // Rows of a P / Q tile: the tile, or fewer when the operand is shorter (then it
-  // is one tile); in a pair each CTA's box of the shared tile is half of them.
+  // is one tile); with multicast each CTA's box of the shared tile is a
+  // multicast-th of them.
   // Narrow-tile programs (config.h kNarrowTiles) start P tiles every p_rows rows,
   // the others every kBlockP (the same whenever there are several).
   uint32_t p_rows, q_rows;
@@ -57,10 +56,12 @@ struct TensorMaps {
   CUtensorMap p_last, q_last, lora_p_last, lora_q_last;
 };
 
-// promotion_k: config.h kPromotionShortK or kPromotionLongK.
+// promotion_k: config.h kPromotionShortK or kPromotionLongK. share_q: pairs lie
+// along P, sharing the Q tile (the program's kPairsShareQ, or with
+// kPairsBothWays either).
 template <typename Shape>
-void run_program(const TensorMaps& maps, const ProgramParams& params, int promotion_k, int grid, int device,
-                 cudaStream_t stream);
+void run_program(const TensorMaps& maps, const ProgramParams& params, int promotion_k, bool share_q, int grid,
+                 int device, cudaStream_t stream);
 
 // How many clusters of `split` CTAs of this program can be resident at once on
 // the current device (cudaOccupancyMaxActiveClusters).
@@ -69,13 +70,13 @@ int max_active_clusters(int split);
 
 #define CAKE_SM90_EXTERN(program_, shape_)              \
   extern template int max_active_clusters<shape_>(int); \
-  extern template void run_program<shape_>(const TensorMaps&, const ProgramParams&, int, int, int, cudaStream_t);
+  extern template void run_program<shape_>(const TensorMaps&, const ProgramParams&, int, bool, int, int, cudaStream_t);
 CAKE_SM90_PROGRAMS(CAKE_SM90_EXTERN)
 #undef CAKE_SM90_EXTERN
 
 // The explicit instantiations of one program (its file in programs/).
 #define CAKE_SM90_INSTANTIATE(shape_)                                                                     \
-  template void run_program<shape_>(const TensorMaps&, const ProgramParams&, int, int, int, cudaStream_t); \
+  template void run_program<shape_>(const TensorMaps&, const ProgramParams&, int, bool, int, int, cudaStream_t); \
   template int max_active_clusters<shape_>(int);
 
 }  // namespace cake::sm90

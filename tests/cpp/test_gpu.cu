@@ -366,15 +366,15 @@ TEST(Gpu, EveryProgramAtBothPromotionDepthsPastLongK) {
     }
 }
 
-// Multicast in CTA pairs, forced on every program both ways (split 1, whole shared
-// tiles: pairs along M share their b tile, along N their a tile), on a grid of 8
-// pairs so that each walks many tiles: the shared ring's barrier phases over
-// rounds of tiles, an odd number of tiles along the pairs (the last pair's second
-// CTA runs past the operand, loading its half of the shared tile for the first:
-// e.g. 7 of 128 columns, 9 of 64 rows, 5 of 128 tokens), tails in M, N and K.
-// Multicast moves the same bytes into the same places, so the output is bitwise
-// the unpaired program's.
-TEST(Gpu, MulticastPairsBothWaysOnEveryProgram) {
+// Multicast in CTA pairs, forced on every program (split 1, whole shared tiles:
+// P, or Q in the programs whose pairs lie along P, config.h kPairsShareQ; both
+// ways in 128 x 112, kPairsBothWays), on a grid of 8 pairs so that each walks many
+// tiles: the shared ring's barrier phases over rounds of tiles, an odd number of
+// tiles along the pairs (the last pair's second CTA runs past the operand, loading
+// its half of the shared tile for the first: e.g. 7 of 128 columns, 9 of 64 rows,
+// 5 of 128 tokens), tails in M, N and K. Multicast moves the same bytes into the
+// same places, so the output is bitwise the unpaired program's.
+TEST(Gpu, MulticastPairsOnEveryProgram) {
   REQUIRE_SM90();
   Problem p(540, 872, 528, 128, true, 909);
   Launch l(p);
@@ -382,14 +382,22 @@ TEST(Gpu, MulticastPairsBothWaysOnEveryProgram) {
   const auto with = p.reference(true), without = p.reference(false);
   for (cake::Program program : cake::sm90::kPrograms) {
     int rows = 0;
-    cake::sm90::with_shape(program, [&](auto shape) { rows = decltype(shape)::kBlockP; });
+    bool both_ways = false;
+    cake::sm90::with_shape(program, [&](auto shape) {
+      rows = decltype(shape)::kBlockP;
+      both_ways = decltype(shape)::kPairsBothWays;
+    });
     const cake::Plan single = cake::plan_sm90_program(program, p.M, p.N, p.K, sms, 1, rows, 0, 1);
     ASSERT_EQ(single.cluster_m * single.cluster_n, 1);
-    for (int way : {cake::kMulticastAlongM, cake::kMulticastAlongN}) {
-      SCOPED_TRACE(std::string(cake::program_name(program)) + (way == cake::kMulticastAlongM ? ", along M" : ", along N"));
+    std::vector<int> ways = {2};  // the program's way
+    if (both_ways) ways = {cake::kMulticastAlongM, cake::kMulticastAlongN};
+    for (int way : ways) {
+      SCOPED_TRACE(std::string(cake::program_name(program)) + (way == 2                        ? ""
+                                                               : way == cake::kMulticastAlongM ? ", along M"
+                                                                                               : ", along N"));
       const cake::Plan paired = cake::plan_sm90_program(program, p.M, p.N, p.K, sms, 1, rows, 0, way);
-      ASSERT_EQ(way == cake::kMulticastAlongM ? paired.cluster_m : paired.cluster_n, 2);
       ASSERT_EQ(paired.cluster_m * paired.cluster_n, 2);
+      if (way != 2) ASSERT_EQ(way == cake::kMulticastAlongM ? paired.cluster_m : paired.cluster_n, 2);
       ASSERT_GT(paired.waves, 1);
       for (bool adapter : {true, false}) {
         const auto out = l.run(l.args(p, adapter ? l.lora_scale() : nullptr), &paired);

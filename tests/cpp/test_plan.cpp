@@ -723,24 +723,31 @@ TEST(PlanSm90, MulticastPairsOnManyWavesOfLargeTiles) {
                cake::InvalidArgument);
   EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, 0, -1),
                cake::InvalidArgument);
-  // Forced along M or N, either way of any program: pairs along M share their tile
-  // of b (128 x 128: 32 weight tiles x 2 pairs of token tiles), along N their tile
-  // of a; with swap (P = b) the same in out's coordinates.
-  p = cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, 0, cake::kMulticastAlongM);
+  // Forced along M or N: 128 x 112 pairs either way (config.h kPairsBothWays; along
+  // M they share their tile of b: 64 weight tiles x 2 pairs of token tiles); the
+  // other programs only their own way.
+  p = cake::plan_sm90_program(Program::kHopper128x112, 512, 7168, 4096, 132, 0, 0, 0, cake::kMulticastAlongM);
   EXPECT_EQ(p.cluster_m, 2);
   EXPECT_EQ(p.cluster_n, 1);
-  EXPECT_EQ(p.waves, 1);
-  EXPECT_EQ(p.grid, 128);
-  p = cake::plan_sm90_program(Program::kHopper64x96, 160, 6144, 4096, 132, 1, 0, 0, cake::kMulticastAlongN);
+  EXPECT_EQ(p.waves, 2);
+  p = cake::plan_sm90_program(Program::kHopper128x112, 512, 7168, 4096, 132, 0, 0, 0, cake::kMulticastAlongN);
   EXPECT_EQ(p.cluster_m, 1);
   EXPECT_EQ(p.cluster_n, 2);
-  p = cake::plan_sm90_program(Program::kHopperSwap192x128, 512, 6144, 4096, 132, 0, 0, 0, cake::kMulticastAlongN);
-  EXPECT_EQ(p.cluster_m, 1);
-  EXPECT_EQ(p.cluster_n, 2);
-  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 128, 4096, 4096, 132, 0, 0, 0, cake::kMulticastAlongM),
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, 0, cake::kMulticastAlongN)
+                .cluster_n,
+            2);
+  EXPECT_EQ(cake::plan_sm90_program(Program::kHopper64x96, 160, 6144, 4096, 132, 1, 0, 0, cake::kMulticastAlongM)
+                .cluster_m,
+            2);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, 0, cake::kMulticastAlongM),
+               cake::InvalidArgument);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper64x96, 160, 6144, 4096, 132, 1, 0, 0, cake::kMulticastAlongN),
+               cake::InvalidArgument);
+  EXPECT_THROW(
+      cake::plan_sm90_program(Program::kHopperSwap192x128, 512, 6144, 4096, 132, 0, 0, 0, cake::kMulticastAlongN),
+      cake::InvalidArgument);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x112, 128, 7168, 4096, 132, 0, 0, 0, cake::kMulticastAlongM),
                cake::InvalidArgument);  // one token tile along M
-  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 512, 100, 4096, 132, 0, 0, 0, cake::kMulticastAlongM),
-               cake::InvalidArgument);  // the weights shorter than their tile
 }
 
 // 128 x 112 on two token tiles (129..256 tokens) from kHopperWeight112PairsMinK on,
