@@ -513,7 +513,10 @@ inline constexpr int64_t kHopperWeight80AlongQMinTokenTiles = 3;
 // N = 14336, K = 16384 0.994; at K = 4096 N = 6144 / 6400 1.016 / 1.013 and
 // N = 13824 0.982, K = 2048 1.049, so not below 8192. On four token tiles the
 // pairs measured 0.986-1.054 (M = 512, N = 3584 / 7168, K = 8192 / 18944) and
-// 1.034 at M = 512, N = 3328, K = 4096: no rule there.
+// 1.034 at M = 512, N = 3328, K = 4096: no rule there. The rule against version
+// 70's plan (version 71, the plan between two runs of the old one): K = 8192 on
+// one wave 0.936-0.968 (M = 256, N = 7168 / 6400, M = 208, N = 7168), two waves
+// 0.916-0.983, K = 14336..18944 0.990-0.999.
 inline constexpr int64_t kHopperWeight112PairsMinK = 8192;
 inline constexpr int64_t kHopperWeight112PairsMaxWaves = 2;
 
