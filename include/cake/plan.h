@@ -143,8 +143,9 @@ struct Plan {
 // lying along M (cluster_m = 2) its tile of b. 1 forces it off; 2 on, the pairs
 // lying the program's usual way (along N, with swap along M; fp8_hopper_64x96 and
 // fp8_hopper_128x80 along M); kMulticastAlongM / kMulticastAlongN on, lying that
-// way. InvalidArgument where the plan cannot: with split-K, narrow or partial
-// shared tiles, or a single tile along the pairs.
+// way (either for fp8_hopper_128x112, the others' own way only). InvalidArgument
+// where the plan cannot: the other way, with split-K, narrow or partial shared
+// tiles, or a single tile along the pairs.
 inline constexpr int kMulticastAlongM = 3;
 inline constexpr int kMulticastAlongN = 4;
 Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split = 0,
