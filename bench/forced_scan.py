@@ -1,6 +1,7 @@
 """Reads scripts/forced-scan's runs: plans and forced programs, shape by shape.
 
     python3 bench/forced_scan.py DIR [--plan-table build/bench/cake_plan]
+                                     [--other-plan-table OTHER/bench/cake_plan]
                                         # DIR/configs.txt and DIR/p<pass>-<line>/bench.csv
 
 Per line of configs.txt (`M,N,K|cake_bench flags`): cake's time in each pass and
@@ -9,11 +10,15 @@ in the same pass (the reference, normally the plan), and its time over cuBLASLt'
 (fast accumulation) and over the unfused path, per pass. A line whose benchmark
 check failed in any pass is marked FAILED; one that did not run is left out.
 With --plan-table (cake_plan) each line also shows what it launched: tiles,
-split-K, pairs and grid (132 SMs, the H200).
+split-K, pairs and grid (132 SMs, the H200); lines with the flag `--other` (run by
+the other build, scripts/forced-scan --other-build) what the other build's
+cake_plan says, where --other-plan-table gives it. A line whose flags a
+cake_plan does not take shows them alone.
 """
 import csv
 import os
 import statistics
+import subprocess
 import sys
 
 import plan_table
@@ -22,6 +27,7 @@ import plan_table
 def main():
     args = sys.argv[1:]
     binary = plan_table.take_option(args)
+    other_binary = plan_table.take_option(args, '--other-plan-table')
     d = args[0] if args else 'results/forced-scan'
     configs = [line.rstrip('\n').split('|', 1) for line in open(os.path.join(d, 'configs.txt')) if line.strip()]
     runs = {}  # line -> {pass: row at r = 128}
@@ -54,9 +60,15 @@ def main():
         vs_ref = f"{statistics.median(ratios):6.3f}" if ratios and first[shape] != i else "   ref"
         fmt = lambda key: '/'.join(f"{float(r[p][key]):.3f}" for p in sorted(r))
         failed = '  FAILED' if any(x['check_ok'] != '1' for x in r.values()) else ''
-        if binary:
-            launched = next(iter(plan_table.table(binary, ['--shape', shape] + flags.split()).values()))
-            flags = f"{flags.strip() or '(plan)'} [{plan_table.short(launched)}]"
+        words = flags.split()
+        table = other_binary if '--other' in words else binary
+        if table:
+            try:
+                args_ = ['--shape', shape] + [w for w in words if w != '--other']
+                launched = next(iter(plan_table.table(table, args_).values()))
+                flags = f"{flags.strip() or '(plan)'} [{plan_table.short(launched)}]"
+            except (subprocess.CalledProcessError, StopIteration, IndexError, ValueError):
+                pass
         print(f"{shape:>16} {flags.strip() or '(plan)':60s} "
               f"{'/'.join(f'{t[p]:.2f}' for p in sorted(t))} ({statistics.median(t.values()):.2f})  {vs_ref}"
               f"  cuBLASLt {fmt('cake_over_cublaslt')}  unfused {fmt('cake_over_unfused')}{failed}")

@@ -27,11 +27,12 @@ def short(text):
     return ' + '.join(out)
 
 
-def take_option(args):
-    """Removes '--plan-table PATH' from the argument list args; returns PATH or None."""
-    if '--plan-table' not in args:
+def take_option(args, name='--plan-table'):
+    """Removes 'NAME PATH' (by default --plan-table) from the argument list args;
+    returns PATH or None."""
+    if name not in args:
         return None
-    i = args.index('--plan-table')
+    i = args.index(name)
     path = args[i + 1]
     del args[i:i + 2]
     return path
