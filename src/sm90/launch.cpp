@@ -45,15 +45,12 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStr
   const int p_rows = static_cast<int>(std::min<int64_t>(tile_p, ceil8(rows_p)));
   const int q_rows = static_cast<int>(std::min<int64_t>(Shape::kBlockQ, ceil8(rows_q)));
   // Multicast: each CTA of a pair loads half of the shared tile, P (a pair lying
-  // along Q) or Q (lying along P; P runs along M, or with swap along N). Either
-  // way where the program pairs both ways (config.h kPairsBothWays), else its way
-  // (kPairsShareQ).
+  // along Q) or Q (lying along P; P runs along M, or with swap along N). The plan
+  // lays pairs only the ways a program is built for (config.h kPairsShareQ,
+  // kPairsBothWays); run_program refuses any other.
   const int pairs_p = swap ? plan.cluster_n : plan.cluster_m, pairs_q = swap ? plan.cluster_m : plan.cluster_n;
   const int multicast = pairs_p * pairs_q;
-  const bool share_q = pairs_p > 1 || (multicast == 1 && Shape::kPairsShareQ);
-  if (multicast > 1 && share_q != Shape::kPairsShareQ && !Shape::kPairsBothWays)
-    throw InvalidArgument(std::string("cake: ") + program_name(plan.program) + "'s CTA pairs do not lie along " +
-                          (share_q ? "P" : "Q"));
+  const bool share_q = multicast > 1 ? pairs_p > 1 : Shape::kPairsShareQ;
   const int parts_p = pairs_q, parts_q = pairs_p;
   const int p_box = p_rows / parts_p, q_box = q_rows / parts_q;
   // The last tile along P and along Q: boxes of the operand's rows in it (rounded

@@ -4,7 +4,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
 
+#include "cake/errors.h"
 #include "launch/device.h"
 #include "sm90/program.cuh"
 #include "sm90/run_program.h"
@@ -32,11 +34,15 @@ auto configured_kernel(int device) {
 }
 
 // The kernel for a promotion depth and a way of pairing: built both ways only
-// for the programs whose pairs lie either way (config.h kPairsBothWays).
+// for the programs whose pairs lie either way (config.h kPairsBothWays); a way a
+// program is not built for is refused before anything is launched.
 template <typename Shape, int kPromotionK>
 auto kernel_for(bool share_q, int device) {
-  if constexpr (Shape::kPairsBothWays) {
-    if (share_q != Shape::kPairsShareQ) return configured_kernel<Shape, kPromotionK, !Shape::kPairsShareQ>(device);
+  if (share_q != Shape::kPairsShareQ) {
+    if constexpr (Shape::kPairsBothWays) return configured_kernel<Shape, kPromotionK, !Shape::kPairsShareQ>(device);
+    throw InvalidArgument("cake: the " + std::to_string(Shape::kBlockP) + " x " + std::to_string(Shape::kBlockQ) +
+                          (Shape::kSwapAB ? " turned" : "") + " program's CTA pairs do not lie along " +
+                          (share_q ? "P" : "Q"));
   }
   return configured_kernel<Shape, kPromotionK>(device);
 }
