@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "cake/gemm.h"
@@ -407,6 +408,39 @@ TEST(Gpu, MulticastPairsOnEveryProgram) {
       }
     }
   }
+}
+
+// Pairs the way a program is not built for (config.h kPairsShareQ; only a plan made
+// by hand: plan_sm90_program refuses to force one) are refused by the launcher,
+// which picks the kernel, before anything is launched: out keeps its poison.
+TEST(Gpu, PairsTheWayAProgramIsNotBuiltForAreRefused) {
+  REQUIRE_SM90();
+  Problem p(540, 872, 528, 128, true, 919);
+  Launch l(p);
+  const int sms = 16;
+  int refused = 0;
+  for (cake::Program program : cake::sm90::kPrograms) {
+    int rows = 0;
+    bool both_ways = false;
+    cake::sm90::with_shape(program, [&](auto shape) {
+      rows = decltype(shape)::kBlockP;
+      both_ways = decltype(shape)::kPairsBothWays;
+    });
+    if (both_ways) continue;
+    SCOPED_TRACE(cake::program_name(program));
+    cake::Plan plan = cake::plan_sm90_program(program, p.M, p.N, p.K, sms, 1, rows, 0, 2);
+    ASSERT_EQ(plan.cluster_m * plan.cluster_n, 2);
+    std::swap(plan.cluster_m, plan.cluster_n);
+    ASSERT_EQ(cudaMemset(l.out.ptr, 0xFF, l.out.n * sizeof(__nv_bfloat16)), cudaSuccess);
+    EXPECT_THROW(cake::sm90::launch(plan, l.args(p, l.lora_scale()), sms, nullptr), cake::InvalidArgument);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const auto out = l.out.to_host();
+    size_t written = 0;
+    for (const __nv_bfloat16& v : out) written += __bfloat16_as_ushort(v) != 0xFFFF;
+    EXPECT_EQ(written, 0u);
+    ++refused;
+  }
+  EXPECT_GT(refused, 0);
 }
 
 // A plan of two regions against one program on the whole problem, with and
