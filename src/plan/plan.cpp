@@ -215,7 +215,7 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
   const int64_t tiles_shared = share_q ? tiles_q : tiles_p, tiles_along = share_q ? tiles_p : tiles_q;
   const bool whole_shared = share_q ? q_extent >= Shape::kBlockQ : tile_p == Shape::kBlockP && p_extent >= Shape::kBlockP;
   const bool possible = p.split_k == 1 && whole_shared && tiles_along >= 2 && clusters > 0;
-  const bool forced = multicast == 2 || multicast == kMulticastAlongM || multicast == kMulticastAlongN;
+  const bool forced = multicast >= 2;  // the program's way, kMulticastAlongM or kMulticastAlongN
   if (forced && !possible)
     throw InvalidArgument(std::string("plan_sm90_program: ") + program_name(p.program) + " multicasts its " +
                           (share_q ? "Q" : "P") + " tile only without split-K, on whole " + (share_q ? "Q" : "P") +

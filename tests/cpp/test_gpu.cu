@@ -151,8 +151,10 @@ struct Launch {
   // With a plan: that program and split instead of what the launcher chooses.
   // plan: that plan, the rest of out past its head region planned for `sms` SMs;
   // none: cake's own.
+  void poison() const { cudaMemset(out.ptr, 0xFF, out.n * sizeof(__nv_bfloat16)); }  // NaN
+
   std::vector<__nv_bfloat16> run(const cake::MmFp8LoraArgs& x, const cake::Plan* plan = nullptr, int sms = 132) {
-    cudaMemset(out.ptr, 0xFF, out.n * sizeof(__nv_bfloat16));  // NaN poison
+    poison();
     if (plan)
       cake::sm90::launch(*plan, x, sms, nullptr);
     else
@@ -367,6 +369,16 @@ TEST(Gpu, EveryProgramAtBothPromotionDepthsPastLongK) {
     }
 }
 
+// A program's P block (whole shared tiles, when its pairs are forced) and whether
+// its pairs lie either way (config.h kPairsBothWays).
+std::pair<int, bool> pairing_of(cake::Program program) {
+  std::pair<int, bool> pairing{0, false};
+  cake::sm90::with_shape(program, [&](auto shape) {
+    pairing = {decltype(shape)::kBlockP, decltype(shape)::kPairsBothWays};
+  });
+  return pairing;
+}
+
 // Multicast in CTA pairs, forced on every program (split 1, whole shared tiles:
 // P, or Q in the programs whose pairs lie along P, config.h kPairsShareQ; both
 // ways in 128 x 112, kPairsBothWays), on a grid of 8 pairs so that each walks many
@@ -382,12 +394,7 @@ TEST(Gpu, MulticastPairsOnEveryProgram) {
   const int sms = 16;
   const auto with = p.reference(true), without = p.reference(false);
   for (cake::Program program : cake::sm90::kPrograms) {
-    int rows = 0;
-    bool both_ways = false;
-    cake::sm90::with_shape(program, [&](auto shape) {
-      rows = decltype(shape)::kBlockP;
-      both_ways = decltype(shape)::kPairsBothWays;
-    });
+    const auto [rows, both_ways] = pairing_of(program);
     const cake::Plan single = cake::plan_sm90_program(program, p.M, p.N, p.K, sms, 1, rows, 0, 1);
     ASSERT_EQ(single.cluster_m * single.cluster_n, 1);
     std::vector<int> ways = {2};  // the program's way
@@ -420,18 +427,13 @@ TEST(Gpu, PairsTheWayAProgramIsNotBuiltForAreRefused) {
   const int sms = 16;
   int refused = 0;
   for (cake::Program program : cake::sm90::kPrograms) {
-    int rows = 0;
-    bool both_ways = false;
-    cake::sm90::with_shape(program, [&](auto shape) {
-      rows = decltype(shape)::kBlockP;
-      both_ways = decltype(shape)::kPairsBothWays;
-    });
+    const auto [rows, both_ways] = pairing_of(program);
     if (both_ways) continue;
     SCOPED_TRACE(cake::program_name(program));
     cake::Plan plan = cake::plan_sm90_program(program, p.M, p.N, p.K, sms, 1, rows, 0, 2);
     ASSERT_EQ(plan.cluster_m * plan.cluster_n, 2);
     std::swap(plan.cluster_m, plan.cluster_n);
-    ASSERT_EQ(cudaMemset(l.out.ptr, 0xFF, l.out.n * sizeof(__nv_bfloat16)), cudaSuccess);
+    l.poison();
     EXPECT_THROW(cake::sm90::launch(plan, l.args(p, l.lora_scale()), sms, nullptr), cake::InvalidArgument);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     const auto out = l.out.to_host();
