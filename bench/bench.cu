@@ -6,6 +6,10 @@
 // GEMM followed by a cuBLASLt bf16 GEMM out += s * d @ lora_b^T (beta = 1).
 // Both cake variants are checked against the unfused fp32 result.
 //
+// With --cutlass, CUTLASS's own FP8 GEMM joins them as a third reference
+// (cutlass_reference.h): per shape, its fastest configuration promoted every 128 K
+// and its fastest with fast accumulation, base only, both timed in the same rounds.
+//
 // Timing (Timer): per shape and r, the five variants are each captured as a CUDA
 // graph of many calls and replayed interleaved, one replay of each per round, and
 // timed with events; median of the rounds. Inputs rotate among enough buffer sets
@@ -32,6 +36,7 @@
 #include <vector>
 
 #include "cake/gemm.h"
+#include "cutlass_reference.h"
 #include "forced.h"
 #include "shapes.h"
 #include "sm90/launch.h"
@@ -281,9 +286,10 @@ struct Scalars {
   float* b() const { return base + 64; }
   float* lora() const { return base + 128; }
   float* zero() const { return base + 192; }
+  float* alpha() const { return base + 256; }  // a_scale * b_scale, for CUTLASS's epilogue
   void set(float a_scale, float b_scale, float lora_scale, cudaStream_t s) const {
-    const float v[4] = {a_scale, b_scale, lora_scale, 0.0f};
-    for (int i = 0; i < 4; ++i) CK(cudaMemcpyAsync(base + 64 * i, &v[i], sizeof(float), cudaMemcpyHostToDevice, s));
+    const float v[5] = {a_scale, b_scale, lora_scale, 0.0f, a_scale * b_scale};
+    for (int i = 0; i < 5; ++i) CK(cudaMemcpyAsync(base + 64 * i, &v[i], sizeof(float), cudaMemcpyHostToDevice, s));
     CK(cudaStreamSynchronize(s));
   }
 };
@@ -316,6 +322,21 @@ struct Row {
   double check_ratio, check0_ratio, max_err;
   bool check_ok;
   double floor_us, bytes, flops;
+  // --cutlass: the fastest configuration of each mode (NaN / empty without it)
+  double cutlass = NAN, cutlass_fast = NAN;  // us
+  std::string cutlass_config, cutlass_fast_config;
+};
+
+// CUTLASS's fastest configuration of one accumulation mode for one shape, chosen
+// by timing every configuration that can run it at every raster swizzle.
+struct CutlassChoice {
+  const cake::bench::cutlass_ref::Config* config = nullptr;
+  int swizzle = 1;
+  double us = INFINITY;
+  double check_ratio = NAN;
+  std::string describe() const {
+    return config ? std::string(config->name) + " / swizzle " + std::to_string(swizzle) : std::string("none");
+  }
 };
 
 const char* regime(int64_t M) { return M <= 64 ? "M<=64" : (M <= 512 ? "128<=M<=512" : "M>=2048"); }
@@ -331,7 +352,7 @@ int run_bench(int argc, char** argv) {
   std::vector<int64_t> Rs = {32, 64, 128};
   std::string out_dir = "results";
   int reps = 15;
-  bool ceilings = true, once = false;
+  bool ceilings = true, once = false, with_cutlass = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto next = [&]() -> std::string {
@@ -358,6 +379,7 @@ int run_bench(int argc, char** argv) {
     } else if (arg == "--reps") reps = std::stoi(next());
 
     else if (arg == "--out") out_dir = next();
+    else if (arg == "--cutlass") with_cutlass = true;
     else if (arg == "--no-ceilings") ceilings = false;  // for profilers: only the grid's kernels run
     else if (arg == "--once") once = true;  // for profilers: one eager launch per variant, no timing
     else if (g_forcing.parse(argc, argv, i)) continue;
@@ -378,7 +400,8 @@ int run_bench(int argc, char** argv) {
         programs += std::string(programs.empty() ? "" : "|") + cake::program_name(p);
       std::printf("usage: cake_bench [--quick | --serving] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K]\n"
                   "                  [--r 32,64,128]\n"
-                  "                  [--reps 15] [--out results]\n"
+                  "                  [--reps 15] [--out results] [--cutlass]\n"
+                  "             (--cutlass: CUTLASS's own FP8 GEMM timed beside cuBLASLt, both accumulation modes)\n"
                   "experiments: [--program %s]\n"
                   "             [--split S] [--rows R] [--promote 64|128] [--multicast 1|2|m|n] [--raster G] [--one-region] [--occupancy]\n"
                   "             [--no-ceilings] (skip the copy / cuBLASLt ceilings: floors print nan)\n"
@@ -407,9 +430,9 @@ int run_bench(int argc, char** argv) {
   Timer timer{stream, reps, once};
   const double l2 = prop.l2CacheSize;
 
-  // Scalars a_scale, b_scale, lora_scale, 0, each at its own 256-byte line
+  // Scalars a_scale, b_scale, lora_scale, 0, a_scale * b_scale, each at its own 256-byte line
   // (cuBLASLt refuses scale pointers that are not 16-byte aligned).
-  Buf<float> scalar_buf(4 * 64);
+  Buf<float> scalar_buf(5 * 64);
   const Scalars scales{scalar_buf.p};
 
   // ---- ceilings, measured here: copy bandwidth and the FP8 / BF16 tensor rates.
@@ -487,11 +510,46 @@ int run_bench(int argc, char** argv) {
       widen<<<1024, 256, 0, stream>>>(sets[0].a.p, wide_a.p, wide_a.n);
       widen<<<1024, 256, 0, stream>>>(sets[0].b.p, wide_b.p, wide_b.n);
 
+      // ---- CUTLASS (--cutlass), base only: one choice per mode for the shape.
+      namespace cref = cake::bench::cutlass_ref;
+      CutlassChoice cutlass_acc, cutlass_fast;
+      Buf<char> cutlass_ws;
+      auto cutlass_fn = [&](const CutlassChoice& c) {
+        return [&, c](int i) {
+          const Set& s = sets[i % nsets];
+          const cref::Problem p{int(M), int(N), int(K), s.a.p, s.b.p, s.out.p, scales.alpha()};
+          const cudaError_t e = c.config->run(p, c.swizzle, cutlass_ws.p, stream);
+          if (e != cudaSuccess) throw std::runtime_error("CUTLASS " + c.describe() + ": " + cudaGetErrorString(e));
+        };
+      };
+
       for (int64_t r : Rs) {
         // a_scale ~ 1/sqrt(K): the base term stays O(1); the adapter is comparable.
         const float s_lora = 0.5f / std::sqrt(float(r));
         const float a_scale = 4.0f / std::sqrt(float(K)), b_scale = 0.25f;
         scales.set(a_scale, b_scale, s_lora, stream);
+        if (with_cutlass && r == Rs.front()) {
+          // Every configuration that can run the shape, at every raster swizzle, timed
+          // in short rounds of its own; the fastest of each mode is kept.
+          const Timer quick{stream, 3, false};
+          const cref::Problem p{int(M), int(N), int(K), sets[0].a.p, sets[0].b.p, sets[0].out.p, scales.alpha()};
+          for (const cref::Config& config : cref::configs())
+            for (int swizzle : {1, 2, 4, 8}) {
+              const size_t ws = config.workspace(p, swizzle);
+              if (ws == SIZE_MAX) continue;  // not a shape this configuration implements
+              if (ws > cutlass_ws.n) cutlass_ws = Buf<char>(ws);
+              CutlassChoice c{&config, swizzle};
+              try {
+                c.us = quick.time(cutlass_fn(c), calls);
+              } catch (const std::exception& e) {
+                std::fprintf(stderr, "note: CUTLASS %s left out at M=%lld N=%lld K=%lld: %s\n", c.describe().c_str(),
+                             (long long)M, (long long)N, (long long)K, e.what());
+                continue;
+              }
+              CutlassChoice& best = config.fast_accum ? cutlass_fast : cutlass_acc;
+              if (c.us < best.us) best = c;
+            }
+        }
         LtGemm lora(&lt, M, N, r, CUDA_R_16BF, CUDA_R_16BF, false);
         LtGemm ref_lora(&lt, M, N, r, CUDA_R_16BF, CUDA_R_32F, false);
 
@@ -509,27 +567,30 @@ int run_bench(int argc, char** argv) {
         auto base_fn = [&](LtGemm& g) {
           return [&, gp = &g](int i) { const Set& s = sets[i % nsets]; gp->run(s.a.p, s.b.p, s.out.p, 1.0f, 0.0f, stream); };
         };
-        const std::vector<double> t = timer.time(
-            {base_fn(base), base_fn(base_nofast),
-             [&](int i) { run_cake(cake_args(i, scales.lora()), stream); },
-             [&](int i) { run_cake(cake_args(i, scales.zero()), stream); },
-             [&](int i) {
-               const Set& s = sets[i % nsets];
-               base.run(s.a.p, s.b.p, s.out.p, 1.0f, 0.0f, stream);
-               lora.run(s.d.p, s.lora_b.p, s.out.p, s_lora, 1.0f, stream);
-             }},
-            calls);
+        std::vector<std::function<void(int)>> variants = {
+            base_fn(base), base_fn(base_nofast),
+            [&](int i) { run_cake(cake_args(i, scales.lora()), stream); },
+            [&](int i) { run_cake(cake_args(i, scales.zero()), stream); },
+            [&](int i) {
+              const Set& s = sets[i % nsets];
+              base.run(s.a.p, s.b.p, s.out.p, 1.0f, 0.0f, stream);
+              lora.run(s.d.p, s.lora_b.p, s.out.p, s_lora, 1.0f, stream);
+            }};
+        for (const CutlassChoice* c : {&cutlass_acc, &cutlass_fast})
+          if (c->config) variants.push_back(cutlass_fn(*c));
+        const std::vector<double> t = timer.time(variants, calls);
         const double t_base = t[0], t_base_nofast = t[1], t_cake = t[2], t_cake0 = t[3], t_unfused = t[4];
 
         // ---- check both cake variants against the unfused fp32 result (set 0).
         Buf<float> ref(M * N);
         Buf<double> acc(5);
-        auto check = [&](const float* ls, bool with_adapter) {
+        // produce() writes set 0's out; the reference holds the adapter when with_adapter.
+        auto check = [&](const std::function<void()>& produce, bool with_adapter) {
           // alpha = a_scale * b_scale in fp32, as the contract computes it.
           ref_base.run(wide_a.p, wide_b.p, ref.p, a_scale * b_scale, 0.0f, stream);
           if (with_adapter) ref_lora.run(sets[0].d.p, sets[0].lora_b.p, ref.p, s_lora, 1.0f, stream);
           CK(cudaMemsetAsync(sets[0].out.p, 0xFF, M * N * 2, stream));
-          run_cake(cake_args(0, ls), stream);
+          produce();
           CK(cudaMemsetAsync(acc.p, 0, 5 * sizeof(double), stream));
           compare<<<264, 256, 0, stream>>>(sets[0].out.p, ref.p, M * N, acc.p);
           double h[5];
@@ -538,11 +599,23 @@ int run_bench(int argc, char** argv) {
           const double ratio = h[2] > 0 ? std::sqrt(h[0] / h[2]) : (h[0] == 0 ? 0.0 : INFINITY);
           return std::make_tuple(ratio, h[3] / std::sqrt(h[1] / (M * N)), h[4] == 0);
         };
-        auto [ratio, max_rel, finite] = check(scales.lora(), true);
-        auto [ratio0, max_rel0, finite0] = check(scales.zero(), false);
-        const bool ok = finite && finite0 && ratio <= 1.10 && ratio0 <= 1.10;
+        auto [ratio, max_rel, finite] = check([&] { run_cake(cake_args(0, scales.lora()), stream); }, true);
+        auto [ratio0, max_rel0, finite0] = check([&] { run_cake(cake_args(0, scales.zero()), stream); }, false);
+        bool ok = finite && finite0 && ratio <= 1.10 && ratio0 <= 1.10;
+        // CUTLASS's outputs against the base product: promoted within cake's bound;
+        // fast accumulation (1.2x the floor at K = 4096 on the H200, 1.9x at
+        // K = 14336) only far from what a wrong kernel would read.
+        for (CutlassChoice* c : {&cutlass_acc, &cutlass_fast}) {
+          if (!c->config) continue;
+          auto [cr, cmax, cfinite] = check([&] { cutlass_fn(*c)(0); }, false);
+          c->check_ratio = cr;
+          ok &= cfinite && cr <= (c->config->fast_accum ? 8.0 : 1.10);
+        }
 
         Row row{M, N, K, r, t_cake, t_cake0, t_base, t_base_nofast, t_unfused, ratio, ratio0, max_rel, ok};
+        size_t next = 5;
+        if (cutlass_acc.config) row.cutlass = t[next++], row.cutlass_config = cutlass_acc.describe();
+        if (cutlass_fast.config) row.cutlass_fast = t[next++], row.cutlass_fast_config = cutlass_fast.describe();
         row.bytes = double(M) * K + double(N) * K + 2.0 * (M + N) * r + 2.0 * M * N;
         row.flops = 2.0 * M * N * K + 2.0 * M * N * r;
         row.floor_us = std::max(row.bytes / (copy_TBps * 1e12),
@@ -552,6 +625,12 @@ int run_bench(int argc, char** argv) {
                     (long long)M, (long long)N, (long long)K, (long long)r, t_cake, t_cake0, t_base, t_base_nofast,
                     t_unfused, row.flops / (t_cake * 1e-6) / 1e12, row.bytes / (t_cake * 1e-6) / 1e9, t_cake / t_base,
                     t_cake / t_unfused, t_cake0 / t_base, row.floor_us, ok ? "ok" : "FAIL");
+        if (with_cutlass)
+          std::printf("%29s CUTLASS promoted %9.2f (%s, check %.3f) | fast %9.2f (%s, check %.3f) | cake/promoted %.3f"
+                      " cake/fast %.3f\n",
+                      "", row.cutlass, cutlass_acc.describe().c_str(), cutlass_acc.check_ratio, row.cutlass_fast,
+                      cutlass_fast.describe().c_str(), cutlass_fast.check_ratio, t_cake / row.cutlass,
+                      t_cake / row.cutlass_fast);
         std::fflush(stdout);
       }
     }
@@ -591,7 +670,12 @@ int run_bench(int argc, char** argv) {
   std::printf("\nsummary (r = %lld): geometric mean [worst] of time ratios per regime\n", (long long)rsum);
   std::printf("%-12s %6s | %17s | %17s | %17s | %17s | %s\n", "regime", "shapes", "cake / cuBLASLt",
               "cake / accurate", "cake / unfused", "cake s=0 / cuBLASLt", "cake BW % copy (M <= 64)");
-  struct Acc { std::vector<double> base, accurate, unf, zero, bw; };
+  struct Acc {
+    std::vector<double> base, accurate, unf, zero, bw;
+    // --cutlass: cake and cake s=0 over CUTLASS promoted, cake over CUTLASS fast, and
+    // each reference's promoted / fast mode over cuBLASLt's fast one
+    std::vector<double> cut, zero_cut, cut_fast, cut_lt, cut_fast_lt, lt_accurate_lt;
+  };
   std::map<std::string, Acc> by;
   std::vector<std::string> order;
   bool all_ok = true;
@@ -605,6 +689,12 @@ int run_bench(int argc, char** argv) {
     by[g].unf.push_back(r.cake / r.unfused);
     by[g].zero.push_back(r.cake0 / r.base);
     if (r.M <= 64 && double(r.N) * r.K >= 32.0 * (1 << 20)) by[g].bw.push_back(r.bytes / (r.cake * 1e-6) / (copy_TBps * 1e12));
+    if (std::isfinite(r.cutlass) && std::isfinite(r.cutlass_fast)) {
+      Acc& a = by[g];
+      a.cut.push_back(r.cake / r.cutlass), a.zero_cut.push_back(r.cake0 / r.cutlass);
+      a.cut_fast.push_back(r.cake / r.cutlass_fast), a.cut_lt.push_back(r.cutlass / r.base);
+      a.cut_fast_lt.push_back(r.cutlass_fast / r.base), a.lt_accurate_lt.push_back(r.base_nofast / r.base);
+    }
   }
   std::vector<double> all_unf, all_zero;
   for (const auto& g : order) {
@@ -626,6 +716,25 @@ int run_bench(int argc, char** argv) {
               geomean(all_unf),
               all_unf.empty() ? NAN : *std::max_element(all_unf.begin(), all_unf.end()), geomean(all_zero),
               all_zero.empty() ? NAN : *std::max_element(all_zero.begin(), all_zero.end()));
+  if (with_cutlass) {
+    // "promoted": CUTLASS's FP8 mainloop adding the partial sums into fp32 every 128 K,
+    // as cuBLASLt's accurate mode and cake do; "fast": its FP8FastAccum schedules.
+    std::printf("\nagainst CUTLASS (r = %lld): geometric mean [worst] of time ratios per regime\n", (long long)rsum);
+    std::printf("%-12s %6s | %17s | %17s | %17s | %17s | %17s | %17s\n", "regime", "shapes", "cake / promoted",
+                "cake s=0 / prom.", "cake / fast", "promoted / cuBLASLt", "fast / cuBLASLt", "cuBLASLt acc / fast");
+    for (const auto& g : order) {
+      const Acc& a = by[g];
+      if (a.cut.empty()) continue;
+      auto cell = [](const std::vector<double>& v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%8.3f [%6.3f]", geomean(v), *std::max_element(v.begin(), v.end()));
+        return std::string(buf);
+      };
+      std::printf("%-12s %6zu | %s | %s | %s | %s | %s | %s\n", g.c_str(), a.cut.size(), cell(a.cut).c_str(),
+                  cell(a.zero_cut).c_str(), cell(a.cut_fast).c_str(), cell(a.cut_lt).c_str(),
+                  cell(a.cut_fast_lt).c_str(), cell(a.lt_accurate_lt).c_str());
+    }
+  }
 
   // ---- files
   std::error_code mkdir_error;
@@ -636,7 +745,8 @@ int run_bench(int argc, char** argv) {
     return 1;
   }
   csv << "M,N,K,r,cake_us,cake_s0_us,cublaslt_us,cublaslt_nofast_us,unfused_us,floor_us,cake_TFLOPs,cake_GBps,"
-         "cake_over_cublaslt,cake_over_unfused,cake_s0_over_cublaslt,check_ratio,check_ok\n";
+         "cake_over_cublaslt,cake_over_unfused,cake_s0_over_cublaslt,check_ratio,check_ok,cutlass_us,cutlass_fast_us,"
+         "cutlass_config,cutlass_fast_config\n";
   std::ofstream js(out_dir + "/bench.json");
   js << "{\n \"device\": \"" << prop.name << "\",\n \"sms\": " << prop.multiProcessorCount << ",\n \"copy_TBps\": " << copy_TBps
      << ",\n \"fp8_TFLOPs\": " << fp8_TFLOPs << ",\n \"bf16_TFLOPs\": " << bf16_TFLOPs << ",\n \"host_call_us\": " << host_us
@@ -646,17 +756,22 @@ int run_bench(int argc, char** argv) {
     const double tf = r.flops / (r.cake * 1e-6) / 1e12, gb = r.bytes / (r.cake * 1e-6) / 1e9;
     csv << r.M << "," << r.N << "," << r.K << "," << r.r << "," << r.cake << "," << r.cake0 << "," << r.base << ","
         << r.base_nofast << "," << r.unfused << "," << r.floor_us << "," << tf << "," << gb << "," << r.cake / r.base << ","
-        << r.cake / r.unfused << "," << r.cake0 / r.base << "," << r.check_ratio << "," << (r.check_ok ? 1 : 0) << "\n";
+        << r.cake / r.unfused << "," << r.cake0 / r.base << "," << r.check_ratio << "," << (r.check_ok ? 1 : 0) << ","
+        << r.cutlass << "," << r.cutlass_fast << "," << r.cutlass_config << "," << r.cutlass_fast_config << "\n";
     js << "  {\"M\": " << r.M << ", \"N\": " << r.N << ", \"K\": " << r.K << ", \"r\": " << r.r << ", \"cake_us\": " << r.cake
        << ", \"cake_s0_us\": " << r.cake0 << ", \"cublaslt_us\": " << r.base << ", \"cublaslt_nofast_us\": " << r.base_nofast
        << ", \"unfused_us\": " << r.unfused << ", \"floor_us\": " << r.floor_us << ", \"cake_TFLOPs\": " << tf
-       << ", \"cake_GBps\": " << gb << ", \"check_ratio\": " << r.check_ratio << ", \"check_ok\": " << (r.check_ok ? "true" : "false")
-       << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
+       << ", \"cake_GBps\": " << gb << ", \"check_ratio\": " << r.check_ratio << ", \"check_ok\": " << (r.check_ok ? "true" : "false");
+    if (std::isfinite(r.cutlass))
+      js << ", \"cutlass_us\": " << r.cutlass << ", \"cutlass_config\": \"" << r.cutlass_config << "\"";
+    if (std::isfinite(r.cutlass_fast))
+      js << ", \"cutlass_fast_us\": " << r.cutlass_fast << ", \"cutlass_fast_config\": \"" << r.cutlass_fast_config << "\"";
+    js << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
   }
   js << " ]\n}\n";
   std::printf("\nwrote %s/bench.csv and %s/bench.json\n", out_dir.c_str(), out_dir.c_str());
   if (!all_ok) {
-    std::printf("CHECK FAILED: a cake variant disagreed with the unfused fp32 result (see 'check')\n");
+    std::printf("CHECK FAILED: a checked variant (cake, or CUTLASS with --cutlass) disagreed with the fp32 result (see 'check')\n");
     return 3;
   }
   return 0;

@@ -23,6 +23,11 @@ def main(src="results/bench.json", dst="results/bench.png"):
         ax.plot(Ms, [x["cake_us"] / x["unfused_us"] for x in sel], "s-", label=f"cake (r={r}) / unfused")
         ax.plot(Ms, [x["cake_s0_us"] / x["cublaslt_us"] for x in sel], "^--", label="cake s=0 / cuBLASLt FP8")
         ax.plot(Ms, [x["unfused_us"] / x["cublaslt_us"] for x in sel], ":", color="gray", label="unfused / cuBLASLt FP8")
+        if all("cutlass_us" in x and "cutlass_fast_us" in x for x in sel):  # cake_bench --cutlass
+            ax.plot(Ms, [x["cutlass_us"] / x["cublaslt_us"] for x in sel], "x-.", color="tab:red",
+                    label="CUTLASS promoted / cuBLASLt FP8")
+            ax.plot(Ms, [x["cutlass_fast_us"] / x["cublaslt_us"] for x in sel], "+-.", color="tab:purple",
+                    label="CUTLASS fast acc. / cuBLASLt FP8")
         ax.axhline(1.0, color="black", lw=0.8)
         ax.set_xscale("log", base=2)
         ax.set_title(f"N={N}, K={K}")
@@ -30,7 +35,8 @@ def main(src="results/bench.json", dst="results/bench.png"):
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("time ratio (lower is better)")
     axes[0][-1].legend(fontsize=7)
-    fig.suptitle(f"cake vs cuBLASLt on {data['device']} (one run, same inputs)")
+    others = "cuBLASLt and CUTLASS" if any("cutlass_us" in x for x in rows) else "cuBLASLt"
+    fig.suptitle(f"cake vs {others} on {data['device']} (one run, same inputs)")
     fig.tight_layout()
     fig.savefig(dst, dpi=110)
     print(f"wrote {dst}")

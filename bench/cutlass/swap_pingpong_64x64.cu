@@ -1,0 +1,11 @@
+// Small batches: 64 weight rows x 64 tokens, both modes.
+#include "gemm.cuh"
+
+namespace cake::bench::cutlass_ref {
+
+void add_swap_pingpong_64x64(std::vector<Config>& out) {
+  out.push_back(Gemm<64, 64, 1, 1, Pingpong, false, true>::config("swap pingpong 64x64 1x1"));
+  out.push_back(Gemm<64, 64, 1, 1, Pingpong, true, true>::config("swap pingpong 64x64 1x1 fastacc"));
+}
+
+}  // namespace cake::bench::cutlass_ref
