@@ -10,7 +10,7 @@
 // (cutlass_reference.h): per shape, its fastest configuration promoted every 128 K
 // and its fastest with fast accumulation, base only, both timed in the same rounds.
 //
-// Timing (Timer): per shape and r, the five variants are each captured as a CUDA
+// Timing (Timer): per shape and r, the five variants (seven with --cutlass) are each captured as a CUDA
 // graph of many calls and replayed interleaved, one replay of each per round, and
 // timed with events; median of the rounds. Inputs rotate among enough buffer sets
 // that the working set exceeds twice the L2, so weights never come from cache.
@@ -570,7 +570,7 @@ int run_bench(int argc, char** argv) {
           return x;
         };
 
-        // ---- timing: the five variants interleaved (Timer), cuBLASLt first (profilers'
+        // ---- timing: the variants interleaved (Timer), cuBLASLt first (profilers'
         // --once order: cuBLASLt fast, without fast accumulation, then cake).
         auto base_fn = [&](LtGemm& g) {
           return [&, gp = &g](int i) { const Set& s = sets[i % nsets]; gp->run(s.a.p, s.b.p, s.out.p, 1.0f, 0.0f, stream); };
