@@ -6,7 +6,14 @@ exact result rounded once to bf16. This prints both measures for cake.mm_fp8 and
 for torch._scaled_mm (cuBLASLt) with and without fast accumulation, base product
 only, on the GPU tests' inputs (tests/python/reference.py), several seeds each.
 
-    python bench/accuracy_torch.py [--seeds 3]
+With --chain L,..., it also measures promotion schedules no program runs: the
+tensor cores' partial sums added into fp32 every L of K, emulated by cuBLASLt
+with fast accumulation (one chain of wgmma, no promotion) on each L-wide K slice,
+the slices' fp32 results summed in K order and scaled once, as a program that
+promoted every L would. L = 128 stands for cuBLASLt's own schedule without fast
+accumulation and L = K for its fast mode, which checks the emulation.
+
+    python bench/accuracy_torch.py [--seeds 3] [--shape M,N,K ...] [--chain 128,256,512]
 """
 
 from __future__ import annotations
@@ -31,6 +38,8 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--shape", type=lambda t: tuple(int(x) for x in t.split(",")), action="append",
                         help="M,N,K (repeatable; default: a fixed list)")
+    parser.add_argument("--chain", type=lambda t: [int(x) for x in t.split(",")], default=[],
+                        help="K per promotion to emulate, multiples of 32 (e.g. 128,256)")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         print("accuracy_torch: needs a CUDA GPU", file=sys.stderr)
@@ -46,7 +55,19 @@ def main() -> int:
                                     out_dtype=torch.bfloat16, use_fast_accum=fast)
         return run
 
+    def promoted_every(chain):
+        def run(p):
+            one = torch.ones(1, device=p.a.device)
+            acc = torch.zeros(p.a.shape[0], p.b.shape[0], device=p.a.device)
+            for k in range(0, p.a.shape[1], chain):
+                a, b = p.a[:, k:k + chain].contiguous(), p.b[:, k:k + chain].contiguous()
+                acc += torch._scaled_mm(a, b.t(), scale_a=one, scale_b=one, out_dtype=torch.float32,
+                                        use_fast_accum=True)
+            return (acc * (p.a_scale * p.b_scale)).to(torch.bfloat16)
+        return run
+
     variants = [("cake", cake_base), ("cuBLASLt", scaled_mm(False)), ("cuBLASLt fast acc.", scaled_mm(True))]
+    variants += [(f"fast acc. every {chain} K", promoted_every(chain)) for chain in args.chain]
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}; worst over {args.seeds} seeds")
     print("worst element: max |out - exact| / (1 bf16 ulp + 1e-3 rms), bar <= 1; "
           "Frobenius: relative error / that of the exact result rounded once, bar <= 1.05")
