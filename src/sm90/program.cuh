@@ -356,10 +356,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       if (++stage == kStages) stage = 0, phase ^= 1;
     };
     // Instructions [j0, j0 + n) of a run of stages into a set of `part`, one group:
-    // instruction j reads stage j / kStageMmas of dp/dq at depth j % kStageMmas.
-    // (The set by its index: this compiler's front end fails on a generic lambda
-    // that takes an array by reference.)
-    auto issue = [&](auto set_c, const uint64_t* dp, const uint64_t* dq, auto j0_c, auto n_c) {
+    // instruction j reads stage j / kStageMmas of dp/dq at depth j % kStageMmas. A
+    // stage that begins inside the group (every 192 K) is acquired just before its
+    // first instruction, so that the group's first ones need not wait for it; the
+    // caller acquires the one the group begins with. (The set by its index: this
+    // compiler's front end fails on a generic lambda that takes an array by
+    // reference.)
+    auto issue = [&](auto set_c, uint32_t* at, uint64_t* dp, uint64_t* dq, auto j0_c, auto n_c) {
       constexpr int kJ0 = decltype(j0_c)::value, kCount = decltype(n_c)::value;
       float(&p)[kAccRegs] = part[decltype(set_c)::value];
       fence_operands(p);
@@ -367,6 +370,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #pragma unroll
       for (int i = 0; i < kCount; ++i) {
         const int j = kJ0 + i, u = j / kStageMmas, depth = j % kStageMmas * 32;
+        if (i > 0 && depth == 0) {
+          acquire(at[u], dp[u], dq[u]);
+          cute::warpgroup_arrive();
+        }
         mma<typename Ops::Fp8>(desc_advance(dp[u], depth), desc_advance(dq[u], depth), p, i > 0);
       }
       cute::warpgroup_commit_batch();
@@ -433,13 +440,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       };
       unroll<kBlockGroups>([&](auto g_c) {
         constexpr int kG = decltype(g_c)::value;
-        // The stages this group is the first to read.
-#pragma unroll
-        for (int u = 0; u < kN; ++u) {
-          const int first = u * kStageMmas;
-          if (first >= kG * kMmas && first < (kG + 1) * kMmas) acquire(at[u], dp[u], dq[u]);
+        // The stage this group begins with, if it is the first to read it.
+        if constexpr (kG * kMmas % kStageMmas == 0) {
+          constexpr int kU = kG * kMmas / kStageMmas;
+          acquire(at[kU], dp[kU], dq[kU]);
         }
-        issue(std::integral_constant<int, kG % kSets>{}, dp, dq, std::integral_constant<int, kG * kMmas>{}, std::integral_constant<int, kMmas>{});
+        issue(std::integral_constant<int, kG % kSets>{}, at, dp, dq, std::integral_constant<int, kG * kMmas>{},
+              std::integral_constant<int, kMmas>{});
         if constexpr (kSets == 2) {
           if constexpr (kG > 0) {
             cute::warpgroup_wait<1>();
@@ -667,9 +674,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         if constexpr (kCarry) {
           if (carry) {
             cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
+            uint32_t at = stage;  // (the carried group begins its stage: nothing to acquire in it)
             uint64_t dp, dq;
             stage_descs(dp, dq);
-            issue(std::integral_constant<int, 0>{}, &dp, &dq, std::integral_constant<int, 0>{}, CarryMmas{});
+            issue(std::integral_constant<int, 0>{}, &at, &dp, &dq, std::integral_constant<int, 0>{}, CarryMmas{});
           }
         }
       } else {
@@ -753,9 +761,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
           promote(part[0]);
           if constexpr (CarryMmas::value < kStageMmas) {
+            uint32_t at = stage;
             uint64_t dp, dq;
             stage_descs(dp, dq);
-            issue(std::integral_constant<int, 0>{}, &dp, &dq, CarryMmas{}, std::integral_constant<int, kStageMmas - CarryMmas::value>{});
+            issue(std::integral_constant<int, 0>{}, &at, &dp, &dq, CarryMmas{}, std::integral_constant<int, kStageMmas - CarryMmas::value>{});
             cute::warpgroup_wait<0>();
             release(stage);
             promote(part[0]);
