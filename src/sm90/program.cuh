@@ -358,8 +358,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // Instructions [j0, j0 + n) of a run of stages into a set of `part`, one group:
     // instruction j reads stage j / kStageMmas of dp/dq at depth j % kStageMmas. A
     // stage that begins inside the group (every 192 K) is acquired just before its
-    // first instruction, so that the group's first ones need not wait for it; the
-    // caller acquires the one the group begins with. (The set by its index: this
+    // first instruction, so that the group's first ones need not wait for it, and
+    // the part before it is committed apart (see block); the caller acquires the
+    // stage the group begins with. (The set by its index: this
     // compiler's front end fails on a generic lambda that takes an array by
     // reference.)
     auto issue = [&](auto set_c, uint32_t* at, uint64_t* dp, uint64_t* dq, auto j0_c, auto n_c) {
@@ -375,6 +376,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           cute::warpgroup_arrive();
         }
         mma<typename Ops::Fp8>(desc_advance(dp[u], depth), desc_advance(dq[u], depth), p, i > 0);
+        if (i < kCount - 1 && depth == (kStageMmas - 1) * 32) cute::warpgroup_commit_batch();
       }
       cute::warpgroup_commit_batch();
     };
@@ -417,26 +419,33 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 
     // A straight-line block of kN stages as groups of kMmas wgmma each (a group may
     // straddle two stages). Two sets: each group goes into the set the previous one
-    // did not; while it runs, the previous group is retired and promoted, and the
-    // stages whose last instruction it held are released; the block's last group is
-    // retired and promoted at its end (the queue drains). One set: each group
-    // waited for, then promoted. Either way the sums enter acc in K order: the
-    // pipelining does not change a bit of the result. Places and descriptors are
-    // arrays over the block's stages (compile-time indices: registers, each live
-    // from its stage's first group to its last).
+    // did not; while it runs, the previous group is retired and promoted; the
+    // block's last group is retired and promoted at its end (the queue drains). One
+    // set: each group waited for, then promoted. Either way the sums enter acc in K
+    // order: the pipelining does not change a bit of the result. A stage is
+    // released once every instruction that reads it has retired. Places and
+    // descriptors are arrays over the block's stages (compile-time indices:
+    // registers, each live from its stage's first group to its last).
     auto block = [&](auto n_c, auto mmas_c) {
       constexpr int kN = decltype(n_c)::value, kMmas = decltype(mmas_c)::value;
       constexpr int kBlockGroups = kN * kStageMmas / kMmas;
       static_assert(kN * kStageMmas % kMmas == 0, "whole groups per block");
       uint32_t at[kN];
       uint64_t dp[kN], dq[kN];
-      // Release the stages whose last instruction is in group g.
-      auto release_ending = [&](int g) {
+      // Release the stages whose last instruction is in [from, to) of the block.
+      auto release_ending = [&](int from, int to) {
 #pragma unroll
         for (int u = 0; u < kN; ++u) {
           const int last = u * kStageMmas + kStageMmas - 1;
-          if (last >= g * kMmas && last < (g + 1) * kMmas) release(at[u]);
+          if (last >= from && last < to) release(at[u]);
         }
+      };
+      // Where group g's last commit begins: a group that straddles two stages is
+      // committed in two parts, at the stage boundary (issue), so that waiting for
+      // all but the last part retires the first stage as well.
+      constexpr auto last_part = [](int g) {
+        const int end = (g + 1) * kMmas - 1, stage_begin = end / kStageMmas * kStageMmas;
+        return stage_begin > g * kMmas ? stage_begin : g * kMmas;
       };
       unroll<kBlockGroups>([&](auto g_c) {
         constexpr int kG = decltype(g_c)::value;
@@ -449,19 +458,20 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
               std::integral_constant<int, kMmas>{});
         if constexpr (kSets == 2) {
           if constexpr (kG > 0) {
+            // Everything but this group's last part has retired.
             cute::warpgroup_wait<1>();
-            release_ending(kG - 1);
+            release_ending(kG == 1 ? 0 : last_part(kG - 1), last_part(kG));
             promote(part[(kG - 1) % kSets]);
           }
         } else {
           cute::warpgroup_wait<0>();
-          release_ending(kG);
+          release_ending(kG * kMmas, (kG + 1) * kMmas);
           promote(part[0]);
         }
       });
       if constexpr (kSets == 2) {
         cute::warpgroup_wait<0>();
-        release_ending(kBlockGroups - 1);
+        release_ending(kBlockGroups == 1 ? 0 : last_part(kBlockGroups - 1), kN * kStageMmas);
         promote(part[(kBlockGroups - 1) % kSets]);
       }
     };
