@@ -464,8 +464,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
             promote(part[(kG - 1) % kSets]);
           }
         } else {
+          if constexpr (last_part(kG) > kG * kMmas) {
+            cute::warpgroup_wait<1>();
+            release_ending(kG * kMmas, last_part(kG));
+          }
           cute::warpgroup_wait<0>();
-          release_ending(kG * kMmas, (kG + 1) * kMmas);
+          release_ending(last_part(kG), (kG + 1) * kMmas);
           promote(part[0]);
         }
       });
