@@ -403,7 +403,7 @@ int run_bench(int argc, char** argv) {
                   "                  [--reps 15] [--out results] [--cutlass]\n"
                   "             (--cutlass: CUTLASS's own FP8 GEMM timed beside cuBLASLt, both accumulation modes)\n"
                   "experiments: [--program %s]\n"
-                  "             [--split S] [--rows R] [--promote 64|128|192] [--multicast 1|2|m|n] [--raster G] [--one-region] [--occupancy]\n"
+                  "             [--split S] [--rows R] [--promote 64|128] [--multicast 1|2|m|n] [--raster G] [--one-region] [--occupancy]\n"
                   "             [--no-ceilings] (skip the copy / cuBLASLt ceilings: floors print nan)\n"
                   "             [--once] (profilers: each variant launched once, in the order cuBLASLt fast,\n"
                   "                       cuBLASLt without fast accumulation, then cake; no timing)\n",

@@ -14,7 +14,7 @@
 namespace cake::bench {
 
 // --program NAME runs that Hopper program, --split S forces its split-K, --rows R
-// its rows per P tile, --promote K its promotion depth (64, 128 or 192), --multicast
+// its rows per P tile, --promote K its promotion depth (64 or 128), --multicast
 // 1|2|m|n its multicast off / on in CTA pairs lying the program's usual way / along
 // M / along N (on: wherever the program can pair its CTAs so; the others run the
 // plan's choice, said once per shape), --one-region the plan's program on

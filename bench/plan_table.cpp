@@ -62,7 +62,7 @@ void print_problem(const Options& o, int64_t M, int64_t N, int64_t K) {
   std::printf(
       "usage: cake_plan [--grid | --quick | --serving | --dense] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K]\n"
       "                 [--sms 132] [--arch sm90|sm100|sm103] [--r 128]\n"
-      "                 [--program NAME] [--split S] [--rows R] [--promote 64|128|192] [--multicast 1|2|m|n] [--raster G] [--one-region]\n"
+      "                 [--program NAME] [--split S] [--rows R] [--promote 64|128] [--multicast 1|2|m|n] [--raster G] [--one-region]\n"
       "                 (SM90: what cake_bench launches with the same experiment flags)\n"
       "One line per problem: each region's program, region, tile, tiles, waves, split-K, CTA pairs, grid,\n"
       "promotion depth and raster group, in the order the launcher runs them. Default: the benchmark's\n"

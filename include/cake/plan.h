@@ -118,8 +118,7 @@ struct Plan {
   int64_t waves = 0;
   int grid = 0;         // CTAs launched
   // Hopper: K elements between promotions of the FP8 tensor-core partial sums into
-  // the fp32 accumulator, 64, 128 (kHopperLongPromotionMinK) or 192
-  // (kHopperVeryLongPromotionMinK); 0 elsewhere.
+  // the fp32 accumulator, 64 or 128 (kHopperLongPromotionMinK); 0 elsewhere.
   int promotion_k = 0;
   // The region of out this plan's program covers: rows [0, head_m) and columns
   // [0, head_n). Both are M and N, unless the problem runs as two regions
@@ -138,8 +137,7 @@ struct Plan {
 // than the program's limit throws InvalidArgument). rows 0 lets the plan choose
 // the rows of P per tile (the operand on wgmma's 64-row side); otherwise the
 // program's block, or for the 64-row swap programs a multiple of 8 below it.
-// promotion_k 0 lets the plan choose (64; 128 from a long K, 192 from a very long
-// one); 64, 128 or 192 forces it.
+// promotion_k 0 lets the plan choose (64, or 128 from a long K); 64 or 128 forces it.
 // multicast 0 lets the plan choose whether CTA pairs share a tile of one operand
 // by TMA multicast: a pair lying along N (cluster_n = 2) shares its tile of a, one
 // lying along M (cluster_m = 2) its tile of b. 1 forces it off; 2 on, the pairs

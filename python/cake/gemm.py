@@ -147,7 +147,7 @@ def plan(M: int, N: int, K: int, r: int = 0, arch: Optional[str] = None,
     cluster_n, scheduler, raster, raster_group, raster_block_m, raster_block_n,
     tiles_m, tiles_n, tiles, workers, waves, grid, split_k, head_m, head_n, and
     on SM90 promotion_k (the K elements between promotions of the FP8 tensor-core
-    partial sums into fp32: 64; 128 from K = 2048 on; 192 from K = 12288 on). The plan covers rows
+    partial sums into fp32: 64, or 128 from K = 2048 on). The plan covers rows
     [0, head_m) and columns [0, head_n) of out; where head_m < M the rows past
     them run next as the problem ``plan(M - head_m, N, K, ...)``, where
     head_n < N the columns past them as ``plan(M, N - head_n, K, ...)``.

@@ -18,9 +18,7 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Hopper: K elements between promotions of the tensor cores' partial sums.
 int hopper_promotion_k(int64_t K) {
-  return K >= kHopperVeryLongPromotionMinK ? sm90::kPromotionVeryLongK
-         : K >= kHopperLongPromotionMinK   ? sm90::kPromotionLongK
-                                           : sm90::kPromotionShortK;
+  return K >= kHopperLongPromotionMinK ? sm90::kPromotionLongK : sm90::kPromotionShortK;
 }
 
 void set_grid(Plan& p, int64_t tile_m, int64_t tile_n, int64_t M, int64_t N, int64_t workers,
@@ -308,7 +306,7 @@ void hopper_raster(Plan& p, int64_t K) {
 // Below that, 128 x 128 tiles unless the three-consumer program on 192-row tiles
 // (along M, or turned along N) leaves the busiest SM about as much work or less
 // (kHopperWideTileMaxWorkPercent; kHopperWideTileMaxWorkPercentLongPromotion where
-// the plan promotes every 128 K or more): fewer waves of larger tiles, e.g. M = 512,
+// the plan promotes every 128 K): fewer waves of larger tiles, e.g. M = 512,
 // N = 6144 is 128 tiles of 192 weight rows x 128 tokens, one wave, instead of 192
 // tiles of 128 x 128 (H200, 2026-11-30: 24.1 against 32.0 us).
 // Tiles that fill more than half the SMs in one wave.
@@ -343,7 +341,7 @@ Program choose_sm90_by_shape(int64_t M, int64_t N, int64_t K, int num_sms) {
   const int64_t square = busiest_sm_work(128, 128, M, N, num_sms);
   const int64_t tall = busiest_sm_work(192, 128, M, N, num_sms);    // fp8_hopper_192x128
   const int64_t turned = busiest_sm_work(128, 192, M, N, num_sms);  // fp8_hopper_swap_192x128
-  const int64_t max_percent = hopper_promotion_k(K) >= sm90::kPromotionLongK
+  const int64_t max_percent = hopper_promotion_k(K) == sm90::kPromotionLongK
                                   ? kHopperWideTileMaxWorkPercentLongPromotion
                                   : kHopperWideTileMaxWorkPercent;
   if (std::min(tall, turned) * 100 > square * max_percent) return Program::kHopper128x128;
@@ -717,9 +715,8 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
                        int promotion_k, int multicast) {
   if (split < 0 || split > 8 || (split & (split - 1)))
     throw InvalidArgument("plan_sm90_program: split must be 0 (the plan chooses), 1, 2, 4 or 8");
-  if (promotion_k != 0 && promotion_k != sm90::kPromotionShortK && promotion_k != sm90::kPromotionLongK &&
-      promotion_k != sm90::kPromotionVeryLongK)
-    throw InvalidArgument("plan_sm90_program: promotion_k must be 0 (the plan chooses), 64, 128 or 192");
+  if (promotion_k != 0 && promotion_k != sm90::kPromotionShortK && promotion_k != sm90::kPromotionLongK)
+    throw InvalidArgument("plan_sm90_program: promotion_k must be 0 (the plan chooses), 64 or 128");
   if (multicast < 0 || multicast > kMulticastAlongN)
     throw InvalidArgument(
         "plan_sm90_program: multicast must be 0 (the plan chooses), 1 (off), 2 (CTA pairs the program's usual way), "

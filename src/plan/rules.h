@@ -609,17 +609,6 @@ inline constexpr int64_t kHopperMulticastTwoWavesMinTokenTiles = 8;
 // the full bar at this depth.
 inline constexpr int64_t kHopperLongPromotionMinK = 2048;
 
-// Promotion every 192 K (six wgmma per promotion, a group straddling two ring
-// stages) from a very long K on: a third fewer fp32 additions than every 128 K,
-// and the board is at its power cap wherever the tensor cores are busy, so
-// energy per output is time (docs/performance.md). The element error of a chain
-// of wgmma falls against the bar as K grows (the bar's 1e-3 rms grows with
-// sqrt(K)). Emulated with cuBLASLt's fast accumulation per 192-wide K slice
-// (bench/accuracy_torch.py --chain 192; 4096 x 4096, 4 seeds; worst element in
-// bars): K = 4096 1.142, 8192 0.977, 14336 0.825
-// (docs/results/h200-2026-12-03-interleaved/promotion-chains-b.txt).
-inline constexpr int64_t kHopperVeryLongPromotionMinK = 12288;
-
 // Two regions: where a three-consumer program leaves its last wave partly idle,
 // the first rows (fp8_hopper_192x128) or columns (fp8_hopper_swap_192x128, whose
 // P tiles run along N) of out as whole waves of it and the rest as a second

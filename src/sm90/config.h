@@ -18,11 +18,10 @@ inline constexpr int kRowBytes = 128;
 inline constexpr int kMaxLoraChunks = 128 / kLoraChunk;
 
 // Hopper's FP8 tensor-core accumulation keeps fewer bits than fp32: its partial
-// sums are added into an fp32 accumulator every 64, 128 or 192 elements of K
-// (two, four or six 32-deep FP8 wgmma; the plan's promotion_k, cake/plan.h).
+// sums are added into an fp32 accumulator every 64 or 128 elements of K (two or
+// four 32-deep FP8 wgmma; the plan's promotion_k, cake/plan.h).
 inline constexpr int kPromotionShortK = 64;
 inline constexpr int kPromotionLongK = 128;
-inline constexpr int kPromotionVeryLongK = 192;
 
 template <int kBlockP_, int kBlockQ_, bool kSwapAB_, int kQWarpgroups_ = 1>
 struct ProgramShape {

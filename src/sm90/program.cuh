@@ -19,8 +19,8 @@
 //                    ring stages for the other CTAs' partial sums (split-K).
 //   warpgroups 1..   consumers: each owns 64 rows of the P operand (and, where the
 //                    shape splits Q over kQWarpgroups of them, its slice of Q). FP8 wgmma
-//                    partial sums are promoted into an fp32 accumulator every 64,
-//                    128 or 192 K (Hopper's FP8 tensor-core accumulation keeps fewer bits
+//                    partial sums are promoted into an fp32 accumulator every 64 or
+//                    128 K (Hopper's FP8 tensor-core accumulation keeps fewer bits
 //                    than fp32; the plan's promotion_k); the adapter slices then run
 //                    as BF16 wgmma into the freed promotion registers.
 //   split-K          the leader's producer reserves kPartialStages stages of its
@@ -69,8 +69,7 @@ constexpr uint32_t consumer_regs(int consumer_warpgroups) {
   return regs > 232 ? 232 : regs;
 }
 
-// kPromotionMmas: 32-deep FP8 wgmma per promotion, 2 (64 K), 4 (128 K, a stage) or
-// 6 (192 K, a stage and a half).
+// kPromotionMmas: 32-deep FP8 wgmma per promotion, 2 (64 K) or 4 (128 K, a stage).
 // kShareQ: pairs lie along P and share the Q tile (instead of along Q, sharing
 // P). Compile time, as the promotion: decided at run time in the producer's loads
 // and the consumers' tiles it cost 1-2% on the H200 everywhere (M <= 64 1.024).
@@ -329,7 +328,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // other warpgroups' instructions fill the tensor cores while one promotes.
     // Set 0 then holds the adapter's sum.
     constexpr int kSets = kConsumerRegs >= 3 * kAccRegs + 32 ? 2 : 1;
-    constexpr int kStageMmas = kStageK / 32;  // 32-deep FP8 wgmma per stage
     float part[kSets][kAccRegs];
     uint32_t stage = 0, phase = 0;
     // wgmma descriptors of stage 0 (this warpgroup's rows of P and of Q); a stage's
@@ -347,37 +345,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&empty[s]);
       arrive_remote_if(&empty[s], peer, multicast > 1 && lane == 0);
     };
-    // The next stage of the ring, once full: its place (for its release) and its
-    // wgmma descriptors.
-    auto acquire = [&](uint32_t& at, uint64_t& dp, uint64_t& dq) {
-      cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
-      at = stage;
-      stage_descs(dp, dq);
-      if (++stage == kStages) stage = 0, phase ^= 1;
-    };
-    // Instructions [j0, j0 + n) of a run of stages into a set of `part`, one group:
-    // instruction j reads stage j / kStageMmas of dp/dq at depth j % kStageMmas. A
-    // stage that begins inside the group (every 192 K) is acquired just before its
-    // first instruction, so that the group's first ones need not wait for it, and
-    // the part before it is committed apart (see block); the caller acquires the
-    // stage the group begins with. (The set by its index: this
-    // compiler's front end fails on a generic lambda that takes an array by
-    // reference.)
-    auto issue = [&](auto set_c, uint32_t* at, uint64_t* dp, uint64_t* dq, auto j0_c, auto n_c) {
-      constexpr int kJ0 = decltype(j0_c)::value, kCount = decltype(n_c)::value;
-      float(&p)[kAccRegs] = part[decltype(set_c)::value];
+    // Instructions [k0, k0 + kPromotionMmas) of the stage into set `p`, one group.
+    auto issue = [&](float (&p)[kAccRegs], uint64_t dp, uint64_t dq, int k0) {
       fence_operands(p);
       cute::warpgroup_arrive();
 #pragma unroll
-      for (int i = 0; i < kCount; ++i) {
-        const int j = kJ0 + i, u = j / kStageMmas, depth = j % kStageMmas * 32;
-        if (i > 0 && depth == 0) {
-          acquire(at[u], dp[u], dq[u]);
-          cute::warpgroup_arrive();
-        }
-        mma<typename Ops::Fp8>(desc_advance(dp[u], depth), desc_advance(dq[u], depth), p, i > 0);
-        if (i < kCount - 1 && depth == (kStageMmas - 1) * 32) cute::warpgroup_commit_batch();
-      }
+      for (int k = k0; k < k0 + kPromotionMmas; ++k)
+        mma<typename Ops::Fp8>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), p, k > k0);
       cute::warpgroup_commit_batch();
     };
     // The fences pin the additions between the waits around them: otherwise the
@@ -388,20 +362,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       for (int i = 0; i < kAccRegs; ++i) acc[i] += p[i];
       fence_operands(acc);
     };
-    static_assert(kPromotionMmas == 2 || kPromotionMmas == 4 || kPromotionMmas == 6,
-                  "promotion every half stage, every stage or every stage and a half");
-    // Every 192 K a group straddles two stages: with two sets, while one group runs
-    // the stages of the one before may still be held, four in all.
-    static_assert(kPromotionMmas != 6 || kSets == 1 || kStages >= 4, "ring too shallow for 192 K groups");
+    static_assert(kPromotionMmas == 2 || kPromotionMmas == 4, "promotion every half stage or every stage");
+    constexpr int kStageMmas = kStageK / 32;
     // Stages per straight-line block: the two-set programs drain their wgmma queue
     // once per block (H200, r = 128, side by side, two runs each: 8 against 4
     // stages, M = 512, N = 4096, K = 14336 53.0 against 54.6 us; N = K = 8192 62.4
-    // against 64.5; 16 stages measured within the spread of 8). Every 192 K: 12
-    // stages, whole groups and the same code size as 8 stages every 128 K.
-    constexpr uint32_t kUnrollStages = kPromotionMmas == 6 ? 12 : 8;
-    // The last stages of a K loop that are no whole half block: one stage per
-    // block, promoted once a stage at most (every 192 K does not divide a stage).
-    constexpr int kSingleStageMmas = kPromotionMmas < kStageMmas ? kPromotionMmas : kStageMmas;
+    // against 64.5; 16 stages measured within the spread of 8).
+    constexpr int kUnrollStages = 8;
 
     // Split-K: rank r's partial sums land in kPartialStages consecutive stages of
     // the leader's ring (wrapping around it), as 2048-byte blocks: block b holds
@@ -417,66 +384,49 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // and the phase of its own landing_free barrier.
     uint32_t lead_stage = 0, landing_phase = 0;
 
-    // A straight-line block of kN stages as groups of kMmas wgmma each (a group may
-    // straddle two stages). Two sets: each group goes into the set the previous one
-    // did not; while it runs, the previous group is retired and promoted; the
-    // block's last group is retired and promoted at its end (the queue drains). One
-    // set: each group waited for, then promoted. Either way the sums enter acc in K
-    // order: the pipelining does not change a bit of the result. A stage is
-    // released once every instruction that reads it has retired. Places and
-    // descriptors are arrays over the block's stages (compile-time indices:
-    // registers, each live from its stage's first group to its last).
-    auto block = [&](auto n_c, auto mmas_c) {
-      constexpr int kN = decltype(n_c)::value, kMmas = decltype(mmas_c)::value;
-      constexpr int kBlockGroups = kN * kStageMmas / kMmas;
-      static_assert(kN * kStageMmas % kMmas == 0, "whole groups per block");
-      uint32_t at[kN];
-      uint64_t dp[kN], dq[kN];
-      // Release the stages whose last instruction is in [from, to) of the block.
-      auto release_ending = [&](int from, int to) {
-#pragma unroll
-        for (int u = 0; u < kN; ++u) {
-          const int last = u * kStageMmas + kStageMmas - 1;
-          if (last >= from && last < to) release(at[u]);
+    // A stage is kGroups promotion groups. Two sets: each group goes into the set
+    // the previous one did not; while it runs, the previous group is retired and
+    // promoted (and its stage released after the stage's last group). One set: each
+    // group waited for, then promoted. Either way the sums enter acc in K order:
+    // the pipelining does not change a bit of the result. Groups are numbered within
+    // a straight-line block of stages (compile time: the set is a register array).
+    constexpr int kGroups = kStageMmas / kPromotionMmas;
+    uint32_t previous = 0;  // the stage of the group that may still run
+    auto group = [&](auto index_c, auto g_c, uint64_t dp, uint64_t dq) {
+      constexpr int kIndex = decltype(index_c)::value, kG = decltype(g_c)::value;
+      issue(part[kIndex % kSets], dp, dq, kG * kPromotionMmas);
+      if constexpr (kSets == 2) {
+        if constexpr (kIndex > 0) {
+          cute::warpgroup_wait<1>();
+          if constexpr (kG == 0) release(previous);
+          promote(part[(kIndex - 1) % kSets]);
         }
-      };
-      // Where group g's last commit begins: a group that straddles two stages is
-      // committed in two parts, at the stage boundary (issue), so that waiting for
-      // all but the last part retires the first stage as well.
-      constexpr auto last_part = [](int g) {
-        const int end = (g + 1) * kMmas - 1, stage_begin = end / kStageMmas * kStageMmas;
-        return stage_begin > g * kMmas ? stage_begin : g * kMmas;
-      };
-      unroll<kBlockGroups>([&](auto g_c) {
-        constexpr int kG = decltype(g_c)::value;
-        // The stage this group begins with, if it is the first to read it.
-        if constexpr (kG * kMmas % kStageMmas == 0) {
-          constexpr int kU = kG * kMmas / kStageMmas;
-          acquire(at[kU], dp[kU], dq[kU]);
-        }
-        issue(std::integral_constant<int, kG % kSets>{}, at, dp, dq, std::integral_constant<int, kG * kMmas>{},
-              std::integral_constant<int, kMmas>{});
-        if constexpr (kSets == 2) {
-          if constexpr (kG > 0) {
-            // Everything but this group's last part has retired.
-            cute::warpgroup_wait<1>();
-            release_ending(kG == 1 ? 0 : last_part(kG - 1), last_part(kG));
-            promote(part[(kG - 1) % kSets]);
-          }
-        } else {
-          if constexpr (last_part(kG) > kG * kMmas) {
-            cute::warpgroup_wait<1>();
-            release_ending(kG * kMmas, last_part(kG));
-          }
-          cute::warpgroup_wait<0>();
-          release_ending(last_part(kG), (kG + 1) * kMmas);
-          promote(part[0]);
-        }
-      });
+      } else {
+        cute::warpgroup_wait<0>();
+        if constexpr (kG == kGroups - 1) release(stage);
+        promote(part[0]);
+      }
+    };
+    // Stage u of a straight-line block.
+    auto step = [&](auto u_c) {
+      constexpr int kU = decltype(u_c)::value;
+      cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
+      uint64_t dp, dq;
+      stage_descs(dp, dq);
+      group(std::integral_constant<int, kU * kGroups>{}, std::integral_constant<int, 0>{}, dp, dq);
+      if constexpr (kGroups == 2)
+        group(std::integral_constant<int, kU * kGroups + 1>{}, std::integral_constant<int, 1>{}, dp, dq);
+      previous = stage;
+      if (++stage == kStages) stage = 0, phase ^= 1;
+    };
+    // A straight-line block of n stages, then its last group retired and promoted.
+    auto block = [&](auto n_c) {
+      constexpr int kN = decltype(n_c)::value;
+      unroll<kN>(step);
       if constexpr (kSets == 2) {
         cute::warpgroup_wait<0>();
-        release_ending(kBlockGroups == 1 ? 0 : last_part(kBlockGroups - 1), kN * kStageMmas);
-        promote(part[(kBlockGroups - 1) % kSets]);
+        release(previous);
+        promote(part[(kN * kGroups - 1) % kSets]);
       }
     };
 
@@ -500,28 +450,24 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // always hold some warpgroup's groups (H200, r = 128, side by side, two runs
       // each: M = 512, N = 4096, K = 14336 52.4 / 52.6 -> 51.3 / 50.2 us; N = K = 8192
       // 60.4 / 60.6 -> 60.0 / 59.4). One call site per block size: each is
-      // straight-line code the size of its stages. Every 192 K the one-set programs
-      // take half blocks for the tail too, so that fewer of its stages are promoted
-      // one at a time.
+      // straight-line code the size of its stages.
       constexpr uint32_t kHalf = kUnrollStages / 2;
-      constexpr bool kHalfBlocks = kSets == 2 || kPromotionMmas > kStageMmas;
-      using Promotion = std::integral_constant<int, kPromotionMmas>;
       bool skew = kSets == 2 && Shape::kConsumerWarpgroups > 1 && cw % 2 == 1;
       for (uint32_t kb = kb_begin + (carried ? 1 : 0); kb < kb_end;) {
         const uint32_t left = kb_end - kb;
-        if constexpr (kHalfBlocks) {
+        if constexpr (kSets == 2) {
           if (left >= kHalf && (skew || left < kUnrollStages)) {
-            block(std::integral_constant<int, kHalf>{}, Promotion{});
+            block(std::integral_constant<int, kHalf>{});
             kb += kHalf;
             skew = false;
             continue;
           }
         }
         if (left >= kUnrollStages) {
-          block(std::integral_constant<int, kUnrollStages>{}, Promotion{});
+          block(std::integral_constant<int, kUnrollStages>{});
           kb += kUnrollStages;
         } else {
-          block(std::integral_constant<int, 1>{}, std::integral_constant<int, kSingleStageMmas>{});
+          block(std::integral_constant<int, 1>{});
           ++kb;
         }
       }
@@ -628,7 +574,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // 22.8 -> 23.8; with its staging by stmatrix, 1.007 of the times without
       // (turned shapes, geomean). There the epilogue stays as it was.
       constexpr bool kCarry = kSets == 1 && !Shape::kSwapAB;
-      using CarryMmas = std::integral_constant<int, kSingleStageMmas>;  // its first group
       const bool carry = kCarry && split == 1 && !scheduler.is_last();
       uint8_t* buf = epilogue + cw * (64 * kWarpgroupQ * 2);
       const uint32_t buf_addr = cute::cast_smem_ptr_to_uint(buf);
@@ -688,10 +633,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         if constexpr (kCarry) {
           if (carry) {
             cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
-            uint32_t at = stage;  // (the carried group begins its stage: nothing to acquire in it)
             uint64_t dp, dq;
             stage_descs(dp, dq);
-            issue(std::integral_constant<int, 0>{}, &at, &dp, &dq, std::integral_constant<int, 0>{}, CarryMmas{});
+            issue(part[0], dp, dq, 0);
           }
         }
       } else {
@@ -765,23 +709,18 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 
       // The carried group: retired and promoted into a fresh acc as the K loop's
       // first would have been (the same additions in the same order), the rest of
-      // its stage after it. Every 192 K the carried stage is promoted alone, as a
-      // tail stage is.
+      // its stage's groups after it.
       if constexpr (kCarry) {
         if (carry) {
           cute::warpgroup_wait<0>();
-          if constexpr (CarryMmas::value == kStageMmas) release(stage);
+          if constexpr (kGroups == 1) release(stage);
 #pragma unroll
           for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
           promote(part[0]);
-          if constexpr (CarryMmas::value < kStageMmas) {
-            uint32_t at = stage;
+          if constexpr (kGroups == 2) {
             uint64_t dp, dq;
             stage_descs(dp, dq);
-            issue(std::integral_constant<int, 0>{}, &at, &dp, &dq, CarryMmas{}, std::integral_constant<int, kStageMmas - CarryMmas::value>{});
-            cute::warpgroup_wait<0>();
-            release(stage);
-            promote(part[0]);
+            group(std::integral_constant<int, 1>{}, std::integral_constant<int, 1>{}, dp, dq);
           }
           if (++stage == kStages) stage = 0, phase ^= 1;
         }

@@ -49,8 +49,7 @@ auto kernel_for(bool share_q, int device) {
 
 template <typename Shape>
 int max_active_clusters(int split) {
-  // Every promotion depth takes the same shared memory (and registers: the launch
-  // bounds).
+  // Both promotion depths take the same registers and shared memory.
   auto* kernel = configured_kernel<Shape, kPromotionShortK>(current_device());
   cudaLaunchAttribute attr;
   attr.id = cudaLaunchAttributeClusterDimension;
@@ -70,9 +69,8 @@ int max_active_clusters(int split) {
 template <typename Shape>
 void run_program(const TensorMaps& maps, const ProgramParams& params, int promotion_k, bool share_q, int grid,
                  int device, cudaStream_t stream) {
-  auto* kernel = promotion_k == kPromotionVeryLongK ? kernel_for<Shape, kPromotionVeryLongK>(share_q, device)
-                 : promotion_k == kPromotionLongK   ? kernel_for<Shape, kPromotionLongK>(share_q, device)
-                                                    : kernel_for<Shape, kPromotionShortK>(share_q, device);
+  auto* kernel = promotion_k == kPromotionLongK ? kernel_for<Shape, kPromotionLongK>(share_q, device)
+                                                : kernel_for<Shape, kPromotionShortK>(share_q, device);
 
   cudaLaunchAttribute attrs[2];
   attrs[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;

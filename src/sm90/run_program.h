@@ -56,7 +56,7 @@ struct TensorMaps {
   CUtensorMap p_last, q_last, lora_p_last, lora_q_last;
 };
 
-// promotion_k: config.h kPromotionShortK, kPromotionLongK or kPromotionVeryLongK. share_q: pairs lie
+// promotion_k: config.h kPromotionShortK or kPromotionLongK. share_q: pairs lie
 // along P, sharing the Q tile (the program's kPairsShareQ, or with
 // kPairsBothWays either).
 template <typename Shape>

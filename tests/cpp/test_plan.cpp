@@ -792,22 +792,17 @@ TEST(PlanSm90, OneProgramPlannedOnAnyShape) {
   EXPECT_THROW(cake::plan_sm90_program(Program::kBlackwellStatic, 1, 8, 16, 132), cake::InvalidArgument);
 }
 
-TEST(PlanSm90, PromotionDepthGrowsWithK) {
-  // Every 64 K below kHopperLongPromotionMinK, every 128 K from it on, every 192 K
-  // from kHopperVeryLongPromotionMinK on, whatever the program; forced depths are
-  // honoured and anything else is refused.
+TEST(PlanSm90, PromotionEvery128KFromLongK) {
+  // Every 64 K below kHopperLongPromotionMinK, every 128 K from it on, whatever the
+  // program; forced depths are honoured and anything else is refused.
   for (int64_t M : {1, 64, 128, 512, 4096}) {
     EXPECT_EQ(cake::plan(M, 4096, cake::kHopperLongPromotionMinK - 16, 128, Arch::SM90, 132).promotion_k, 64) << M;
     EXPECT_EQ(cake::plan(M, 4096, cake::kHopperLongPromotionMinK, 128, Arch::SM90, 132).promotion_k, 128) << M;
-    EXPECT_EQ(cake::plan(M, 4096, cake::kHopperVeryLongPromotionMinK - 16, 128, Arch::SM90, 132).promotion_k, 128)
-        << M;
-    EXPECT_EQ(cake::plan(M, 4096, cake::kHopperVeryLongPromotionMinK, 128, Arch::SM90, 132).promotion_k, 192) << M;
   }
   EXPECT_EQ(cake::plan(1, 8, 16, 0, Arch::SM90, 132).promotion_k, 64);
   EXPECT_EQ(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 128, 132, 0, 0, 128).promotion_k, 128);
-  EXPECT_EQ(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 128, 132, 0, 0, 192).promotion_k, 192);
   EXPECT_EQ(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 65536, 132, 0, 0, 64).promotion_k, 64);
-  for (int promotion_k : {-64, 32, 96, 160, 256})
+  for (int promotion_k : {-64, 32, 96, 256})
     EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, promotion_k),
                  cake::InvalidArgument)
         << promotion_k;

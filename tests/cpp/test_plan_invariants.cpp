@@ -71,9 +71,8 @@ void expect_runnable_sm90(const cake::Plan& p, int64_t m, int64_t n, int64_t K, 
   EXPECT_EQ(p.tiles_n, ceil_div(p.head_n, p.tile_n));
   EXPECT_EQ(p.tiles, p.tiles_m * p.tiles_n);
   EXPECT_EQ(p.tile_k, cake::sm90::kStageK);
-  EXPECT_EQ(p.promotion_k, K >= cake::kHopperVeryLongPromotionMinK ? cake::sm90::kPromotionVeryLongK
-                           : K >= cake::kHopperLongPromotionMinK   ? cake::sm90::kPromotionLongK
-                                                                   : cake::sm90::kPromotionShortK);
+  EXPECT_EQ(p.promotion_k,
+            K >= cake::kHopperLongPromotionMinK ? cake::sm90::kPromotionLongK : cake::sm90::kPromotionShortK);
   EXPECT_STREQ(p.scheduler, "static_persistent");
 }
 
