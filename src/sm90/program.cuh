@@ -12,17 +12,18 @@
 //   warpgroup 0      producer: one thread streams 128-byte-wide K slices of both
 //                    operands into a ring of shared-memory stages with TMA,
 //                    completing on mbarriers (an operand that only this CTA or
-//                    pair reads with an evict-first L2 hint, launch.cpp): first its
-//                    share of the K loop of a/b (FP8), then, on the cluster's
-//                    leader when the adapter is on, r/64 slices of d/lora_b (BF16)
-//                    through the same ring, and
-//                    ring stages for the other CTAs' partial sums (split-K).
+//                    pair reads with an evict-first L2 hint, launch.cpp): first, on
+//                    the cluster's leader when the adapter is on, r/64 slices of
+//                    d/lora_b (BF16), then its share of the K loop of a/b (FP8)
+//                    through the same ring, and ring stages for the other CTAs'
+//                    partial sums (split-K).
 //   warpgroups 1..   consumers: each owns 64 rows of the P operand (and, where the
-//                    shape splits Q over kQWarpgroups of them, its slice of Q). FP8 wgmma
-//                    partial sums are promoted into an fp32 accumulator every 64 or
-//                    128 K (Hopper's FP8 tensor-core accumulation keeps fewer bits
-//                    than fp32; the plan's promotion_k); the adapter slices then run
-//                    as BF16 wgmma into the freed promotion registers.
+//                    shape splits Q over kQWarpgroups of them, its slice of Q). The
+//                    adapter slices run first, as BF16 wgmma in the promotion
+//                    registers, and start the fp32 accumulator at s * (d @ lora_b^T);
+//                    FP8 wgmma partial sums are then added into it times alpha every
+//                    64 or 128 K (Hopper's FP8 tensor-core accumulation keeps fewer
+//                    bits than fp32; the plan's promotion_k).
 //   split-K          the leader's producer reserves kPartialStages stages of its
 //                    ring per other CTA of the cluster, expecting their bytes, and
 //                    tells that CTA (`landing_free`); its consumers acknowledge
@@ -33,12 +34,11 @@
 //                    go on to their next tile; the leader's consumers take the
 //                    stages like any other and add the sums in rank order
 //                    (deterministic).
-//   epilogue         leader only, per consumer warpgroup: alpha*acc + s*acc_lora +
-//                    bias in fp32, rounded once to bf16, staged in swizzled shared
-//                    memory and written by a TMA store (tails clipped by TMA) that
-//                    overlaps the next tile's main loop. In the one-set program the
-//                    next tile's first K block is issued to the tensor cores before
-//                    that store (the carry).
+//   epilogue         leader only, per consumer warpgroup: acc + bias in fp32, rounded
+//                    once to bf16, staged in swizzled shared memory and written by a
+//                    TMA store (tails clipped by TMA) that overlaps the next tile's
+//                    main loop. In the one-set programs the next tile's adapter (or
+//                    first K block) runs on the tensor cores meanwhile (the carry).
 // The adapter is on when lora_scale is given and its value is not +-0, read on the
 // device after the grid-dependency wait: off, the instruction stream is exactly
 // the base program's, hence bitwise identical output.
@@ -166,10 +166,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   scheduler.settle();
 
   grid_dependency_wait();
-  // Uniform across the cluster: every thread reads the same scalar. Without
-  // split-K its value decides nothing before a tile's K loop ends, where it is
-  // tested (opaque: not hoisted), so that its load overlaps the loop's first loads
-  // instead of holding up the whole CTA at the start.
+  // Uniform across the cluster: every thread reads the same scalar. A tile starts
+  // with the adapter's slices where it is not +-0, so the first load waits for it.
   const float lora_scale = has_adapter ? *params.lora_scale : 0.0f;
   // The leader computes the adapter.
   auto use_adapter = [&] { return leader && opaque(lora_scale) != 0.0f; };
@@ -178,8 +176,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   // slice streams as many bytes per row as a K block, and the leader streams all
   // of them: the work units [adapter slices, K blocks] are split evenly over the
   // cluster, so the leader takes that many fewer K blocks and the cluster's CTAs
-  // finish together. (A branch that only split-K takes: the divisions keep it one,
-  // so that without split-K nothing waits for lora_scale's load here.)
+  // finish together.
   uint32_t lead_units = 0, units = params.k_blocks, kb_begin = 0, kb_end = params.k_blocks;
   auto k_block_at = [&](uint32_t unit) { return unit > lead_units ? unit - lead_units : 0u; };
   if (split > 1) {
@@ -248,14 +245,14 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         // Past the operand's last tile: only this CTA's part of the shared tile.
         const bool p_none = kShareQ && tp >= params.tiles_p, q_none = !kShareQ && tq >= params.tiles_q;
         const int row_p = static_cast<int>(tp * p_step), row_q = static_cast<int>(tq * kBlockQ);
-        // The tile's K blocks, then the adapter's slices.
+        // The adapter's slices, then the tile's K blocks.
         auto stream = [&](const CUtensorMap* mp, const CUtensorMap* mq, const CUtensorMap* mlp,
                           const CUtensorMap* mlq) {
-          for (uint32_t kb = kb_begin; kb < kb_end; ++kb)
-            load(mp, mq, static_cast<int>(kb * kStageK), row_p, row_q);
           if (use_adapter())
             for (uint32_t c = 0; c < params.lora_chunks; ++c)
               load(mlp, mlq, static_cast<int>(c * kLoraChunk), row_p, row_q);
+          for (uint32_t kb = kb_begin; kb < kb_end; ++kb)
+            load(mp, mq, static_cast<int>(kb * kStageK), row_p, row_q);
         };
         // Tiles with whole boxes (nearly all) load as they did before the short
         // boxes: bytes and rank-th part computed once per CTA, not per tile and
@@ -316,9 +313,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const int wg_p = cw / Shape::kQWarpgroups;  // this warpgroup's 64 rows of P
     const int wg_q = cw % Shape::kQWarpgroups;  // and its kWarpgroupQ rows of Q
     const int warp = thread / 32, lane = thread % 32;
-    // Read here, multiplied in each tile's epilogue (opaque): their loads' latency
-    // then overlaps the K loop instead of holding up its first wgmma.
-    const float a_scale = *params.a_scale, b_scale = *params.b_scale;
+    // alpha scales each promoted group (below): read here, their loads' latency
+    // overlaps the first stage's.
+    const float alpha = *params.a_scale * *params.b_scale;
 
     float acc[kAccRegs];  // fp32 sum of the base product
     // Tensor-core partial sums between promotions. With registers for two sets they
@@ -356,10 +353,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     };
     // The fences pin the additions between the waits around them: otherwise the
     // compiler sinks them past the next wait and nothing overlaps.
+    // Each group enters acc scaled by alpha (one fma), so that acc holds the output
+    // but for the bias once the K loop ends and the adapter can come first.
     auto promote = [&](float (&p)[kAccRegs]) {
       fence_operands(p);
 #pragma unroll
-      for (int i = 0; i < kAccRegs; ++i) acc[i] += p[i];
+      for (int i = 0; i < kAccRegs; ++i) acc[i] = fmaf(alpha, p[i], acc[i]);
       fence_operands(acc);
     };
     static_assert(kPromotionMmas == 2 || kPromotionMmas == 4, "promotion every half stage or every stage");
@@ -430,14 +429,71 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       }
     };
 
-    // The next tile's first K block may run on the tensor cores during this tile's
-    // epilogue (the carry, in the epilogue); `carried` says that acc holds it.
+    // The adapter (leader only): BF16 wgmma over r into set 0 of `part`, the ring's
+    // next lora_chunks stages, issued back to back as straight-line code for each of
+    // the contract's ranks (r = 32: two instructions on one slice; 64: four; 128:
+    // four on each of two): with the instructions under runtime conditions ptxas made
+    // each wait for the one before it (C7519, warpgroup.arrive injected per
+    // instruction). Not waited for here; returns the first stage.
+    auto issue_adapter = [&] {
+      const uint32_t first = stage;
+      auto mmas = [&](auto chunks_c, auto steps_c) {
+        constexpr int kChunks = decltype(chunks_c)::value, kSteps = decltype(steps_c)::value;
+        fence_operands(part[0]);
+        unroll<kChunks>([&](auto c_c) {
+          constexpr int kC = decltype(c_c)::value;
+          cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
+          uint64_t dp, dq;
+          stage_descs(dp, dq);
+          cute::warpgroup_arrive();
+          unroll<kSteps>([&](auto k_c) {
+            constexpr int kK = decltype(k_c)::value;
+            mma<typename Ops::Bf16>(desc_advance(dp, kK * 32), desc_advance(dq, kK * 32), part[0], kC > 0 || kK > 0);
+          });
+          cute::warpgroup_commit_batch();
+          if (++stage == kStages) stage = 0, phase ^= 1;
+        });
+      };
+      static_assert(kMaxLoraChunks == 2 && kLoraChunk == 64, "one branch per rank of the contract");
+      if (params.lora_steps == 8)
+        mmas(std::integral_constant<int, 2>{}, std::integral_constant<int, 4>{});
+      else if (params.lora_steps == 4)
+        mmas(std::integral_constant<int, 1>{}, std::integral_constant<int, 4>{});
+      else
+        mmas(std::integral_constant<int, 1>{}, std::integral_constant<int, 2>{});
+      return first;
+    };
+    // Its sum retired, its stages released, and acc started from it: acc = s * (d @
+    // lora_b^T), to which the K loop adds alpha times each group.
+    auto take_adapter = [&](uint32_t first) {
+      cute::warpgroup_wait<0>();
+      fence_operands(part[0]);
+      for (uint32_t c = 0; c < params.lora_chunks; ++c) release((first + c) % kStages);
+#pragma unroll
+      for (int i = 0; i < kAccRegs; ++i) acc[i] = lora_scale * part[0][i];
+      fence_operands(acc);
+    };
+
+    // The next tile's first unit (its adapter slices where the adapter is on, else
+    // its first K block) may run on the tensor cores during this tile's epilogue
+    // (the carry, in the epilogue): `carried` says that acc starts from it,
+    // `carried_blocks` how many of the tile's K blocks it took.
     bool carried = false;
+    uint32_t carried_blocks = 0;
     for (; scheduler.valid(); scheduler.advance()) {
       const uint32_t tp = own_p(scheduler.tp), tq = own_q(scheduler.tq);
+      // The adapter first (the producer streams its slices before the K blocks), so
+      // that part is free when the K loop ends and acc then holds the output but for
+      // the bias. (On the split-K leader it takes the place of K blocks, the units
+      // being split evenly over the cluster.)
+      const bool adapter = use_adapter();
       if (!carried) {
+        if (adapter) {
+          take_adapter(issue_adapter());
+        } else {
 #pragma unroll
-        for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
+          for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
+        }
       }
 
       // Base: FP8 K loop. kUnrollStages stages run as straight-line code with the
@@ -453,7 +509,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // straight-line code the size of its stages.
       constexpr uint32_t kHalf = kUnrollStages / 2;
       bool skew = kSets == 2 && Shape::kConsumerWarpgroups > 1 && cw % 2 == 1;
-      for (uint32_t kb = kb_begin + (carried ? 1 : 0); kb < kb_end;) {
+      for (uint32_t kb = kb_begin + carried_blocks; kb < kb_end;) {
         const uint32_t left = kb_end - kb;
         if constexpr (kSets == 2) {
           if (left >= kHalf && (skew || left < kUnrollStages)) {
@@ -470,45 +526,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           block(std::integral_constant<int, 1>{});
           ++kb;
         }
-      }
-
-      // Adapter (leader only): BF16 wgmma over r, summed in fp32 in set 0 of `part`,
-      // before the split-K reduction so that it overlaps the other CTAs' last K
-      // blocks. Its slices are issued back to back and waited for once, as
-      // straight-line code for each of the contract's ranks (r = 32: two
-      // instructions on one slice; 64: four; 128: four on each of two): with the
-      // instructions under runtime conditions ptxas made each wait for the one
-      // before it (C7519, warpgroup.arrive injected per instruction).
-      const bool adapter = use_adapter();
-      if (adapter) {
-        const uint32_t first = stage;
-        auto adapter_mmas = [&](auto chunks_c, auto steps_c) {
-          constexpr int kChunks = decltype(chunks_c)::value, kSteps = decltype(steps_c)::value;
-          fence_operands(part[0]);
-          unroll<kChunks>([&](auto c_c) {
-            constexpr int kC = decltype(c_c)::value;
-            cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
-            uint64_t dp, dq;
-            stage_descs(dp, dq);
-            cute::warpgroup_arrive();
-            unroll<kSteps>([&](auto k_c) {
-              constexpr int kK = decltype(k_c)::value;
-              mma<typename Ops::Bf16>(desc_advance(dp, kK * 32), desc_advance(dq, kK * 32), part[0], kC > 0 || kK > 0);
-            });
-            cute::warpgroup_commit_batch();
-            if (++stage == kStages) stage = 0, phase ^= 1;
-          });
-          cute::warpgroup_wait<0>();
-          fence_operands(part[0]);
-        };
-        static_assert(kMaxLoraChunks == 2 && kLoraChunk == 64, "one branch per rank of the contract");
-        if (params.lora_steps == 8)
-          adapter_mmas(std::integral_constant<int, 2>{}, std::integral_constant<int, 4>{});
-        else if (params.lora_steps == 4)
-          adapter_mmas(std::integral_constant<int, 1>{}, std::integral_constant<int, 4>{});
-        else
-          adapter_mmas(std::integral_constant<int, 1>{}, std::integral_constant<int, 2>{});
-        for (uint32_t c = 0; c < params.lora_chunks; ++c) release((first + c) % kStages);
       }
 
       if (split > 1) {
@@ -557,37 +574,38 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       if (scheduler.is_last()) launch_dependents();
 
       // ------------------------------------------------------------ epilogue
-      // Each output is alpha * acc + s * acc_lora + bias in fp32, rounded once to
-      // bf16, staged in shared memory and written by a TMA store. Thread layout of a
-      // 64 x N wgmma accumulator: element (row, col) with row = 16*warp + lane/4 + 8*h
-      // and col = 8*j + 2*(lane%4) + e lives in register 4*j + 2*h + e.
-      const float alpha = opaque(a_scale) * b_scale;
-      // Carry (the one-set program, not turned; whole tiles; not the last tile): the
-      // next tile's first K block, the ring's next stage, is issued into part once
-      // this tile's outputs are staged and retired once its store is issued, so
-      // that the tensor cores work while all the consumer warpgroups finish the tile
-      // (they reach the epilogue together). H200, r = 128, side by side, two runs
-      // each, best per shape, us: M = 8192, N = 28672 1686.2 -> 1648.0; 8192^3
-      // 898.8 -> 878.3; M = 2048, N = 6144 90.6 -> 87.6; M = 2048, N = K = 4096
-      // 63.9 -> 62.6. In the turned program (with the outputs packed before the
-      // staging) it measured slower: M = 512, N = 28672 120.8 -> 121.7, N = 6144
-      // 22.8 -> 23.8; with its staging by stmatrix, 1.007 of the times without
-      // (turned shapes, geomean). There the epilogue stays as it was.
-      constexpr bool kCarry = kSets == 1 && !Shape::kSwapAB;
-      const bool carry = kCarry && split == 1 && !scheduler.is_last();
+      // Each output is acc + bias in fp32 (acc = s * acc_lora + alpha * acc_base),
+      // rounded once to bf16, staged in shared memory and written by a TMA store.
+      // Thread layout of a 64 x N wgmma accumulator: element (row, col) with
+      // row = 16*warp + lane/4 + 8*h and col = 8*j + 2*(lane%4) + e lives in
+      // register 4*j + 2*h + e.
+      // Carry (the one-set programs, split 1, not the last tile): the next tile's
+      // first unit, the ring's next stages, is issued into part during the epilogue
+      // and retired after the store, so that the tensor cores work while all the
+      // consumer warpgroups finish the tile (they reach the epilogue together). Not
+      // turned, it is issued once the outputs are staged (in 152 registers acc, part
+      // and the packed outputs do not fit); turned, where the outputs are packed as
+      // they are staged, before anything else, and only the adapter: a carried K block
+      // measured slower there (1.016 of the times without, H200).
+      constexpr bool kCarry = kSets == 1;
+      const bool carry = kCarry && split == 1 && !scheduler.is_last() && (adapter || !Shape::kSwapAB);
+      uint32_t carry_first = 0;
+      auto carry_issue = [&] {
+        if (adapter) {
+          carry_first = issue_adapter();
+          return;
+        }
+        cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
+        uint64_t dp, dq;
+        stage_descs(dp, dq);
+        issue(part[0], dp, dq, 0);
+      };
       uint8_t* buf = epilogue + cw * (64 * kWarpgroupQ * 2);
       const uint32_t buf_addr = cute::cast_smem_ptr_to_uint(buf);
 
       if constexpr (!Shape::kSwapAB) {
         // The outputs in registers first, two bf16 per register (out2[2*j + h] holds
         // e = 0 in its low half): half of acc's registers, and part is free.
-#pragma unroll
-        for (int i = 0; i < kAccRegs; ++i) acc[i] = alpha * acc[i];
-        if (adapter) {
-#pragma unroll
-          for (int i = 0; i < kAccRegs; ++i) acc[i] = fmaf(lora_scale, part[0][i], acc[i]);
-        }
-        fence_operands(acc);
         if constexpr (kCarry) {
           // part's values are dead from here; redefined, so that the read-write
           // operand constraints of its next fill do not keep them alive through the
@@ -631,12 +649,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           }
         }
         if constexpr (kCarry) {
-          if (carry) {
-            cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
-            uint64_t dp, dq;
-            stage_descs(dp, dq);
-            issue(part[0], dp, dq, 0);
-          }
+          if (carry) carry_issue();
         }
       } else {
         // Turned: out row = Q column (token), out column = P row (weight row), staged
@@ -646,6 +659,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         // rows by 8 tokens) are packed to bf16 and stored transposed by stmatrix,
         // 16 bytes of a token's row per lane, instead of one 2-byte store per
         // output. The previous tile's TMA store must have read the buffer.
+        if constexpr (kCarry) {
+          if (carry) carry_issue();
+        }
         if (thread == 0) cute::tma_store_wait<0>();
         named_barrier(1 + cw, 128);
         const bool narrow = Shape::kNarrowTiles && params.narrow;
@@ -667,11 +683,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           auto packed = [&](int j) {
             float v[2];
 #pragma unroll
-            for (int e = 0; e < 2; ++e) {
-              v[e] = alpha * acc[4 * j + 2 * h + e];
-              if (adapter) v[e] = fmaf(lora_scale, part[0][4 * j + 2 * h + e], v[e]);
-              v[e] += bias_n;
-            }
+            for (int e = 0; e < 2; ++e) v[e] = acc[4 * j + 2 * h + e] + bias_n;
             return pack_bf16x2(v[0], v[1]);
           };
           // The token row this lane addresses: row lane % 8 of block j + lane / 8
@@ -707,22 +719,27 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         cute::tma_store_arrive();
       }
 
-      // The carried group: retired and promoted into a fresh acc as the K loop's
-      // first would have been (the same additions in the same order), the rest of
-      // its stage's groups after it.
+      // The carried unit retired: acc starts from it as it would have at the start of
+      // the next tile (the same operations in the same order).
       if constexpr (kCarry) {
         if (carry) {
-          cute::warpgroup_wait<0>();
-          if constexpr (kGroups == 1) release(stage);
+          if (adapter) {
+            take_adapter(carry_first);
+            carried_blocks = 0;
+          } else {
+            cute::warpgroup_wait<0>();
+            if constexpr (kGroups == 1) release(stage);
 #pragma unroll
-          for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
-          promote(part[0]);
-          if constexpr (kGroups == 2) {
-            uint64_t dp, dq;
-            stage_descs(dp, dq);
-            group(std::integral_constant<int, 1>{}, std::integral_constant<int, 1>{}, dp, dq);
+            for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
+            promote(part[0]);
+            if constexpr (kGroups == 2) {
+              uint64_t dp, dq;
+              stage_descs(dp, dq);
+              group(std::integral_constant<int, 1>{}, std::integral_constant<int, 1>{}, dp, dq);
+            }
+            if (++stage == kStages) stage = 0, phase ^= 1;
+            carried_blocks = 1;
           }
-          if (++stage == kStages) stage = 0, phase ^= 1;
         }
       }
       carried = carry;
