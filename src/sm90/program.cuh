@@ -313,9 +313,17 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const int wg_p = cw / Shape::kQWarpgroups;  // this warpgroup's 64 rows of P
     const int wg_q = cw % Shape::kQWarpgroups;  // and its kWarpgroupQ rows of Q
     const int warp = thread / 32, lane = thread % 32;
-    // alpha scales each promoted group (below): read here, their loads' latency
-    // overlaps the first stage's.
+    // Read here: their loads' latency overlaps the first stage's.
     const float alpha = *params.a_scale * *params.b_scale;
+    // With the adapter on, acc starts from it and each promoted group enters acc
+    // times alpha (one fma), so that acc holds the output but for the bias when the K
+    // loop ends. Off, the groups are summed and the sum is scaled once in the
+    // epilogue, as cuBLASLt's FP8 GEMM without fast accumulation does: the base
+    // product is its result bit for bit. Uniform over the cluster (split-K's partial
+    // sums are scaled alike), and in a uniform register: the fma costs what an
+    // addition does.
+    const bool scaled_groups = lora_scale != 0.0f;
+    const float group_scale = scaled_groups ? alpha : 1.0f;
 
     float acc[kAccRegs];  // fp32 sum of the base product
     // Tensor-core partial sums between promotions. With registers for two sets they
@@ -353,12 +361,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     };
     // The fences pin the additions between the waits around them: otherwise the
     // compiler sinks them past the next wait and nothing overlaps.
-    // Each group enters acc scaled by alpha (one fma), so that acc holds the output
-    // but for the bias once the K loop ends and the adapter can come first.
     auto promote = [&](float (&p)[kAccRegs]) {
       fence_operands(p);
 #pragma unroll
-      for (int i = 0; i < kAccRegs; ++i) acc[i] = fmaf(alpha, p[i], acc[i]);
+      for (int i = 0; i < kAccRegs; ++i) acc[i] = fmaf(group_scale, p[i], acc[i]);
       fence_operands(acc);
     };
     static_assert(kPromotionMmas == 2 || kPromotionMmas == 4, "promotion every half stage or every stage");
@@ -574,21 +580,23 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       if (scheduler.is_last()) launch_dependents();
 
       // ------------------------------------------------------------ epilogue
-      // Each output is acc + bias in fp32 (acc = s * acc_lora + alpha * acc_base),
-      // rounded once to bf16, staged in shared memory and written by a TMA store.
+      // Each output is acc + bias in fp32 (with the adapter acc = s * acc_lora +
+      // alpha * acc_base; without, alpha * acc), rounded once to bf16, staged in
+      // shared memory and written by a TMA store.
       // Thread layout of a 64 x N wgmma accumulator: element (row, col) with
       // row = 16*warp + lane/4 + 8*h and col = 8*j + 2*(lane%4) + e lives in
       // register 4*j + 2*h + e.
-      // Carry (the one-set programs, split 1, not the last tile): the next tile's
-      // first unit, the ring's next stages, is issued into part during the epilogue
-      // and retired after the store, so that the tensor cores work while all the
-      // consumer warpgroups finish the tile (they reach the epilogue together). Not
-      // turned, it is issued once the outputs are staged (in 152 registers acc, part
-      // and the packed outputs do not fit); turned, where the outputs are packed as
-      // they are staged, before anything else, and only the adapter: a carried K block
-      // measured slower there (1.016 of the times without, H200).
-      constexpr bool kCarry = kSets == 1;
-      const bool carry = kCarry && split == 1 && !scheduler.is_last() && (adapter || !Shape::kSwapAB);
+      // Carry (the one-set programs, not turned; split 1; not the last tile): the next
+      // tile's first unit, the ring's next stages, is issued into part once this
+      // tile's outputs are staged and retired once its store is issued, so that the
+      // tensor cores work while all the consumer warpgroups finish the tile (they
+      // reach the epilogue together). H200, r = 128, side by side, two runs each, best
+      // per shape, us (a K block carried): M = 8192, N = 28672 1686.2 -> 1648.0;
+      // 8192^3 898.8 -> 878.3; M = 2048, N = 6144 90.6 -> 87.6. In the turned programs
+      // it measured slower: a carried K block 1.016 of the times without, the adapter
+      // issued before the epilogue 1.011 at M = 512, N = 28672.
+      constexpr bool kCarry = kSets == 1 && !Shape::kSwapAB;
+      const bool carry = kCarry && split == 1 && !scheduler.is_last();
       uint32_t carry_first = 0;
       auto carry_issue = [&] {
         if (adapter) {
@@ -606,6 +614,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       if constexpr (!Shape::kSwapAB) {
         // The outputs in registers first, two bf16 per register (out2[2*j + h] holds
         // e = 0 in its low half): half of acc's registers, and part is free.
+        if (!scaled_groups) {
+#pragma unroll
+          for (int i = 0; i < kAccRegs; ++i) acc[i] = alpha * acc[i];
+        }
+        fence_operands(acc);
         if constexpr (kCarry) {
           // part's values are dead from here; redefined, so that the read-write
           // operand constraints of its next fill do not keep them alive through the
@@ -659,9 +672,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         // rows by 8 tokens) are packed to bf16 and stored transposed by stmatrix,
         // 16 bytes of a token's row per lane, instead of one 2-byte store per
         // output. The previous tile's TMA store must have read the buffer.
-        if constexpr (kCarry) {
-          if (carry) carry_issue();
-        }
         if (thread == 0) cute::tma_store_wait<0>();
         named_barrier(1 + cw, 128);
         const bool narrow = Shape::kNarrowTiles && params.narrow;
@@ -683,7 +693,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           auto packed = [&](int j) {
             float v[2];
 #pragma unroll
-            for (int e = 0; e < 2; ++e) v[e] = acc[4 * j + 2 * h + e] + bias_n;
+            for (int e = 0; e < 2; ++e) {
+              v[e] = acc[4 * j + 2 * h + e];
+              if (!scaled_groups) v[e] = alpha * v[e];
+              v[e] += bias_n;
+            }
             return pack_bf16x2(v[0], v[1]);
           };
           // The token row this lane addresses: row lane % 8 of block j + lane / 8
