@@ -542,7 +542,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         if (!leader) {
           // Once the leader's producer has reserved this rank's stages, write the
           // partial sums there; nothing to wait for after that. The leader's ring
-          // entries per tile: its K blocks, its adapter slices, the landing stages.
+          // entries per tile: its adapter slices, its K blocks, the landing stages.
           cutlass::arch::ClusterBarrier::wait(landing_free, landing_phase);
           landing_phase ^= 1;
           // (Not after the last tile: the leader no longer waits for it, and might
@@ -559,8 +559,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           }
           continue;
         }
-        // Leader: the landing stages come after this tile's K blocks and adapter
-        // slices, rank after rank (config.h kMaxSplit keeps them within the ring);
+        // Leader: the landing stages come after this tile's adapter slices and K
+        // blocks, rank after rank (config.h kMaxSplit keeps them within the ring);
         // add the others' sums in rank order, then release the stages.
         const uint32_t s0 = stage;
         for (uint32_t s = 0; s < (split - 1) * Shape::kPartialStages; ++s) {
