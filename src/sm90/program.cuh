@@ -170,7 +170,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   // with the adapter's slices where it is not +-0, so the first load waits for it.
   const float lora_scale = has_adapter ? *params.lora_scale : 0.0f;
   // The leader computes the adapter.
-  auto use_adapter = [&] { return leader && opaque(lora_scale) != 0.0f; };
+  auto use_adapter = [&] { return leader && lora_scale != 0.0f; };
 
   // This CTA's share of the K loop: all of it without split-K. With it, an adapter
   // slice streams as many bytes per row as a K block, and the leader streams all
@@ -482,10 +482,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 
     // The next tile's first unit (its adapter slices where the adapter is on, else
     // its first K block) may run on the tensor cores during this tile's epilogue
-    // (the carry, in the epilogue): `carried` says that acc starts from it,
-    // `carried_blocks` how many of the tile's K blocks it took.
+    // (the carry, in the epilogue): `carried` says that acc starts from it. The
+    // adapter is on or off for the whole launch, so a carried unit is the adapter's
+    // slices where it is on, else the tile's first K block.
     bool carried = false;
-    uint32_t carried_blocks = 0;
     for (; scheduler.valid(); scheduler.advance()) {
       const uint32_t tp = own_p(scheduler.tp), tq = own_q(scheduler.tq);
       // The adapter first (the producer streams its slices before the K blocks), so
@@ -515,7 +515,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // straight-line code the size of its stages.
       constexpr uint32_t kHalf = kUnrollStages / 2;
       bool skew = kSets == 2 && Shape::kConsumerWarpgroups > 1 && cw % 2 == 1;
-      for (uint32_t kb = kb_begin + carried_blocks; kb < kb_end;) {
+      for (uint32_t kb = kb_begin + (carried && !adapter ? 1u : 0u); kb < kb_end;) {
         const uint32_t left = kb_end - kb;
         if constexpr (kSets == 2) {
           if (left >= kHalf && (skew || left < kUnrollStages)) {
@@ -739,7 +739,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         if (carry) {
           if (adapter) {
             take_adapter(carry_first);
-            carried_blocks = 0;
           } else {
             cute::warpgroup_wait<0>();
             if constexpr (kGroups == 1) release(stage);
@@ -752,7 +751,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
               group(std::integral_constant<int, 1>{}, std::integral_constant<int, 1>{}, dp, dq);
             }
             if (++stage == kStages) stage = 0, phase ^= 1;
-            carried_blocks = 1;
           }
         }
       }
