@@ -137,13 +137,7 @@ __device__ __forceinline__ void launch_dependents() {
 }
 
 // `x`, which the compiler must take as computed here: what derives from it is not
-// hoisted above this point (a load's latency then stalls only its late uses).
-__device__ __forceinline__ float opaque(float x) {
-  asm volatile("" : "+f"(x));
-  return x;
-}
-
-// The same for an integer. Volatile asm statements keep their order, so its
+// hoisted above this point. Volatile asm statements keep their order, so its
 // computation also stays before what follows (a wait, say).
 __device__ __forceinline__ uint32_t opaque(uint32_t x) {
   asm volatile("" : "+r"(x));

@@ -483,8 +483,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // The next tile's first unit (its adapter slices where the adapter is on, else
     // its first K block) may run on the tensor cores during this tile's epilogue
     // (the carry, in the epilogue): `carried` says that acc starts from it. The
-    // adapter is on or off for the whole launch, so a carried unit is the adapter's
-    // slices where it is on, else the tile's first K block.
+    // adapter is on or off for the whole launch, so whether the unit was a K block
+    // follows from `adapter`.
     bool carried = false;
     for (; scheduler.valid(); scheduler.advance()) {
       const uint32_t tp = own_p(scheduler.tp), tq = own_q(scheduler.tq);
