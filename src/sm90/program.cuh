@@ -68,6 +68,18 @@ constexpr uint32_t consumer_regs(int consumer_warpgroups) {
   const int regs = (65536 - 128 * kProducerRegs) / (128 * consumer_warpgroups) / 8 * 8;
   return regs > 232 ? 232 : regs;
 }
+// The consumers take their registers from what the launch gave the CTA: per thread
+// 65536 / threads, a multiple of 8 (168 for 384 threads). Two consumer warpgroups at
+// 232 and the producer at 40 use those 64512 exactly; with more for the producer the
+// consumers' allocation would wait forever (a 48-register producer hung every
+// two-consumer program).
+constexpr bool registers_fit(int consumer_warpgroups) {
+  const int threads = 128 * (consumer_warpgroups + 1);
+  const int per_thread = (65536 / threads > 255 ? 255 : 65536 / threads) / 8 * 8;
+  return 128 * kProducerRegs + 128 * consumer_warpgroups * static_cast<int>(consumer_regs(consumer_warpgroups)) <=
+         threads * per_thread;
+}
+static_assert(registers_fit(1) && registers_fit(2) && registers_fit(3), "the register split exceeds the launch's");
 
 // kPromotionMmas: 32-deep FP8 wgmma per promotion, 2 (64 K) or 4 (128 K, a stage).
 // kShareQ: pairs lie along P and share the Q tile (instead of along Q, sharing
