@@ -62,24 +62,21 @@
 namespace cake::sm90 {
 
 inline constexpr int kProducerRegs = 40;
-// Registers per consumer thread after the producer gives its share back: the
-// 64K-register file split over the consumer warpgroups (multiple of 8, <= 232).
+// Registers per thread a launch of `threads` threads can give each: 65536 / threads,
+// a multiple of 8, at most 255 (168 for 384 threads: 64512, not the whole file).
+// With one consumer warpgroup ptxas gives fewer (232), which the cap below covers.
+constexpr int launch_regs(int threads) { return (65536 / threads > 255 ? 255 : 65536 / threads) / 8 * 8; }
+// Registers per consumer thread after the producer gives its share back: what the
+// launch gave the CTA, less the producer's, split over the consumer warpgroups
+// (multiple of 8, <= 232). Counting the whole 64K file instead would ask for more
+// than the CTA holds whenever the producer keeps more than 40 (two consumer
+// warpgroups at 232 and a 48-register producer: the consumers' allocation waited
+// forever).
 constexpr uint32_t consumer_regs(int consumer_warpgroups) {
-  const int regs = (65536 - 128 * kProducerRegs) / (128 * consumer_warpgroups) / 8 * 8;
+  const int threads = 128 * (consumer_warpgroups + 1);
+  const int regs = (threads * launch_regs(threads) - 128 * kProducerRegs) / (128 * consumer_warpgroups) / 8 * 8;
   return regs > 232 ? 232 : regs;
 }
-// The consumers take their registers from what the launch gave the CTA: per thread
-// 65536 / threads, a multiple of 8 (168 for 384 threads). Two consumer warpgroups at
-// 232 and the producer at 40 use those 64512 exactly; with more for the producer the
-// consumers' allocation would wait forever (a 48-register producer hung every
-// two-consumer program).
-constexpr bool registers_fit(int consumer_warpgroups) {
-  const int threads = 128 * (consumer_warpgroups + 1);
-  const int per_thread = (65536 / threads > 255 ? 255 : 65536 / threads) / 8 * 8;
-  return 128 * kProducerRegs + 128 * consumer_warpgroups * static_cast<int>(consumer_regs(consumer_warpgroups)) <=
-         threads * per_thread;
-}
-static_assert(registers_fit(1) && registers_fit(2) && registers_fit(3), "the register split exceeds the launch's");
 
 // kPromotionMmas: 32-deep FP8 wgmma per promotion, 2 (64 K) or 4 (128 K, a stage).
 // kShareQ: pairs lie along P and share the Q tile (instead of along Q, sharing
