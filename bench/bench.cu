@@ -353,6 +353,7 @@ int run_bench(int argc, char** argv) {
   std::string out_dir = "results";
   int reps = 15;
   bool ceilings = true, once = false, with_cutlass = false;
+  std::string timeline_file;  // --timeline: CAKE_TIMELINE builds (src/sm90/timeline.cuh)
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto next = [&]() -> std::string {
@@ -382,6 +383,7 @@ int run_bench(int argc, char** argv) {
     else if (arg == "--cutlass") with_cutlass = true;
     else if (arg == "--no-ceilings") ceilings = false;  // for profilers: only the grid's kernels run
     else if (arg == "--once") once = true;  // for profilers: one eager launch per variant, no timing
+    else if (arg == "--timeline") timeline_file = next();
     else if (g_forcing.parse(argc, argv, i)) continue;
     else if (arg == "--occupancy") {
       for (cake::Program p : cake::sm90::kPrograms) {
@@ -406,7 +408,9 @@ int run_bench(int argc, char** argv) {
                   "             [--split S] [--rows R] [--promote 64|128] [--multicast 1|2|m|n] [--raster G] [--one-region] [--occupancy]\n"
                   "             [--no-ceilings] (skip the copy / cuBLASLt ceilings: floors print nan)\n"
                   "             [--once] (profilers: each variant launched once, in the order cuBLASLt fast,\n"
-                  "                       cuBLASLt without fast accumulation, then cake; no timing)\n",
+                  "                       cuBLASLt without fast accumulation, then cake; no timing)\n"
+                  "             [--timeline FILE] (builds with -DCAKE_TIMELINE=ON: the last timed launch's\n"
+                  "                       per-CTA timelines with the adapter on; scripts/timeline.py reads them)\n",
                   programs.c_str());
       return arg == "--help" ? 0 : 2;
     }
@@ -424,6 +428,19 @@ int run_bench(int argc, char** argv) {
                  prop.major, prop.minor);
     return 1;
   }
+#if CAKE_TIMELINE
+  Buf<unsigned long long> timeline;
+  if (!timeline_file.empty()) {
+    timeline = Buf<unsigned long long>(cake::sm90::kTimelineWords);
+    CK(cudaMemset(timeline.p, 0, timeline.n * sizeof(unsigned long long)));
+    cake::sm90::g_timeline = timeline.p;
+  }
+#else
+  if (!timeline_file.empty()) {
+    std::fprintf(stderr, "cake_bench: --timeline needs a build configured with -DCAKE_TIMELINE=ON\n");
+    return 2;
+  }
+#endif
   cudaStream_t stream;
   CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   Lt lt;
@@ -594,6 +611,14 @@ int run_bench(int argc, char** argv) {
         Buf<double> acc(5);
         // produce() writes set 0's out; the reference holds the adapter when with_adapter.
         auto check = [&](const std::function<void()>& produce, bool with_adapter) {
+#if CAKE_TIMELINE
+          // The timelines keep the timed launches'.
+          struct Keep {
+            unsigned long long* kept = cake::sm90::g_timeline;
+            Keep() { cake::sm90::g_timeline = nullptr; }
+            ~Keep() { cake::sm90::g_timeline = kept; }
+          } keep;
+#endif
           // alpha = a_scale * b_scale in fp32, as the contract computes it.
           ref_base.run(wide_a.p, wide_b.p, ref.p, a_scale * b_scale, 0.0f, stream);
           if (with_adapter) ref_lora.run(sets[0].d.p, sets[0].lora_b.p, ref.p, s_lora, 1.0f, stream);
@@ -644,6 +669,15 @@ int run_bench(int argc, char** argv) {
     }
   }
 
+#if CAKE_TIMELINE
+  if (timeline.p) {
+    std::vector<unsigned long long> h(timeline.n);
+    CK(cudaMemcpy(h.data(), timeline.p, h.size() * sizeof h[0], cudaMemcpyDeviceToHost));
+    std::ofstream(timeline_file, std::ios::binary).write(reinterpret_cast<const char*>(h.data()), h.size() * sizeof h[0]);
+    std::printf("\nwrote the timelines to %s (scripts/timeline.py reads them)\n", timeline_file.c_str());
+    cake::sm90::g_timeline = nullptr;
+  }
+#endif
   // ---- host overhead of one C++ call (argument checks, plan, tensor maps, launch), no sync
   double host_us = 0;
   {

@@ -13,11 +13,14 @@
 #include "sm90/run_program.h"
 
 namespace cake::sm90 {
+#if CAKE_TIMELINE
+unsigned long long* g_timeline = nullptr;
+#endif
 namespace {
 
 // One program on a region of out whose rows are ldo elements apart.
 template <typename Shape>
-void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStream_t stream) {
+void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, int region, cudaStream_t stream) {
   constexpr bool swap = Shape::kSwapAB;
   const int64_t lda = a.lda ? a.lda : a.K;
   const int64_t ldb = a.ldb ? a.ldb : a.K;
@@ -99,6 +102,11 @@ void launch_shape(const Plan& plan, const MmFp8LoraArgs& a, int64_t ldo, cudaStr
   params.p_last_rows = static_cast<uint32_t>(p_last_box == p_box ? 0 : p_last_box);
   params.q_last_rows = static_cast<uint32_t>(q_last_box == q_box ? 0 : q_last_box);
   params.narrow = narrow;
+#if CAKE_TIMELINE
+  params.timeline = g_timeline && region < kTimelineRegions ? g_timeline + region * kTimelineRegionWords : nullptr;
+#else
+  (void)region;
+#endif
   // Each P tile is read by the tiles along Q (but once per pair where pairs share
   // it), each Q tile by those along P: an operand read once streams, evict first.
   // (H200, r = 128, side by side with normal hints, two runs each: M <= 64 0.979,
@@ -137,24 +145,25 @@ MmFp8LoraArgs columns_from(MmFp8LoraArgs args, int64_t n0) {
 
 // The plan's program on its head region, then the rest of the region planned and
 // launched the same way.
-void launch_region(const Plan& plan, const MmFp8LoraArgs& args, int64_t ldo, int num_sms, cudaStream_t stream) {
+void launch_region(const Plan& plan, const MmFp8LoraArgs& args, int64_t ldo, int num_sms, int region,
+                   cudaStream_t stream) {
   MmFp8LoraArgs head = args;
   if (plan.head_m > 0) head.M = std::min(plan.head_m, args.M);
   if (plan.head_n > 0) head.N = std::min(plan.head_n, args.N);
   const bool hopper_program =
-      with_shape(plan.program, [&](auto shape) { launch_shape<decltype(shape)>(plan, head, ldo, stream); });
+      with_shape(plan.program, [&](auto shape) { launch_shape<decltype(shape)>(plan, head, ldo, region, stream); });
   if (!hopper_program)
     throw UnsupportedArchitecture(std::string("cake: ") + program_name(plan.program) + " is not a Hopper program");
   if (head.M == args.M && head.N == args.N) return;
   const MmFp8LoraArgs rest = head.M < args.M ? rows_from(args, head.M, ldo) : columns_from(args, head.N);
   launch_region(cake::plan(rest.M, rest.N, rest.K, rest.lora_scale ? rest.r : 0, Arch::SM90, num_sms), rest, ldo,
-                num_sms, stream);
+                num_sms, region + 1, stream);
 }
 
 }  // namespace
 
 void launch(const Plan& plan, const MmFp8LoraArgs& args, int num_sms, cudaStream_t stream) {
-  launch_region(plan, args, args.N, num_sms, stream);
+  launch_region(plan, args, args.N, num_sms, 0, stream);
 }
 
 }  // namespace cake::sm90

@@ -58,6 +58,7 @@
 #include "sm90/primitives.cuh"
 #include "sm90/run_program.h"
 #include "sm90/scheduler.cuh"
+#include "sm90/timeline.cuh"
 
 namespace cake::sm90 {
 
@@ -180,6 +181,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   const float lora_scale = has_adapter ? *params.lora_scale : 0.0f;
   // The leader computes the adapter.
   auto use_adapter = [&] { return leader && lora_scale != 0.0f; };
+  // Timelines record the launches with the adapter on (the benchmark's main variant).
+  CAKE_TIMELINE_ONLY(Timeline timeline;
+                     unsigned long long* const timeline_cta =
+                         params.timeline && lora_scale != 0.0f && blockIdx.x < kTimelineCtas
+                             ? params.timeline + blockIdx.x * kTimelineCtaWords
+                             : nullptr;)
 
   // This CTA's share of the K loop: all of it without split-K. With it, an adapter
   // slice streams as many bytes per row as a K block, and the leader streams all
@@ -205,6 +212,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // ---------------------------------------------------------------- producer
     cutlass::arch::warpgroup_reg_dealloc<kProducerRegs>();
     if (thread == 0) {
+      CAKE_TIMELINE_ONLY(timeline.start(timeline_cta));
       uint32_t stage = 0, phase = 0;
       // An operand shorter than its block (few tokens), and the last tile along P
       // and along Q where the operand ends inside it, are loaded as short boxes
@@ -344,6 +352,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     constexpr int kSets = kConsumerRegs >= 3 * kAccRegs + 32 ? 2 : 1;
     float part[kSets][kAccRegs];
     uint32_t stage = 0, phase = 0;
+    CAKE_TIMELINE_ONLY(timeline.consumer(timeline_cta, cw, thread));
     // wgmma descriptors of stage 0 (this warpgroup's rows of P and of Q); a stage's
     // are these plus its offset, in the descriptors' 16-byte units.
     const uint64_t desc_p0 = smem_desc(ring + wg_p * 64 * kRowBytes);
@@ -424,7 +433,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // Stage u of a straight-line block.
     auto step = [&](auto u_c) {
       constexpr int kU = decltype(u_c)::value;
+      CAKE_TIMELINE_ONLY(const uint32_t waited_from = static_cast<uint32_t>(Timeline::clock()));
       cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
+      CAKE_TIMELINE_ONLY(timeline.full_wait += static_cast<uint32_t>(Timeline::clock()) - waited_from);
       uint64_t dp, dq;
       stage_descs(dp, dq);
       group(std::integral_constant<int, kU * kGroups>{}, std::integral_constant<int, 0>{}, dp, dq);
@@ -497,6 +508,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     bool carried = false;
     for (; scheduler.valid(); scheduler.advance()) {
       const uint32_t tp = own_p(scheduler.tp), tq = own_q(scheduler.tq);
+      CAKE_TIMELINE_ONLY(timeline.next_tile(tp, tq); timeline.stamp(0));
       // The adapter first (the producer streams its slices before the K blocks), so
       // that part is free when the K loop ends and acc then holds the output but for
       // the bias. (On the split-K leader it takes the place of K blocks, the units
@@ -510,6 +522,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
         }
       }
+      CAKE_TIMELINE_ONLY(timeline.stamp(1));
 
       // Base: FP8 K loop. kUnrollStages stages run as straight-line code with the
       // groups software-pipelined across them, so that the tensor cores always
@@ -543,6 +556,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         }
       }
 
+      CAKE_TIMELINE_ONLY(timeline.k_loop_end());
       if (split > 1) {
         // The landing blocks' places are computed here, per tile: hoisted out of the
         // tile loop they would take registers for the whole K loop.
@@ -724,6 +738,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           }
         }
       }
+      CAKE_TIMELINE_ONLY(timeline.stamp(3));
       cute::tma_store_fence();  // make the generic-proxy writes visible to TMA
       named_barrier(1 + cw, 128);
       if (thread == 0) {
@@ -763,8 +778,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           }
         }
       }
+      CAKE_TIMELINE_ONLY(timeline.stamp(4));
       carried = carry;
     }
+    CAKE_TIMELINE_ONLY(if (cw == 0 && thread == 0) timeline.cta = timeline_cta, timeline.end());
     if (leader && thread == 0) cute::tma_store_wait<0>();
     // Multicast: no CTA leaves while another may still arrive on its barriers.
     // The consumers hold it (exited threads do not count at the cluster barrier;

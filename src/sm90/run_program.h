@@ -47,7 +47,22 @@ struct ProgramParams {
   const float* lora_scale;    // nullptr: adapter off
   const __nv_bfloat16* bias;  // nullptr: no bias
   bool narrow;  // P tiles narrower than the block (config.h kNarrowTiles)
+#if CAKE_TIMELINE
+  unsigned long long* timeline;  // this launch's region of the timelines; nullptr: none (timeline.cuh)
+#endif
 };
+
+#if CAKE_TIMELINE
+// Timelines (timeline.cuh): kTimelineCtaWords 64-bit words per CTA, for up to
+// kTimelineCtas CTAs per launch and kTimelineRegions regions of a call; the
+// benchmark sets g_timeline to a buffer of kTimelineWords (nullptr: off).
+inline constexpr int kTimelineTiles = 8, kTimelineTileWords = 8, kTimelineConsumerWord = 32;
+inline constexpr int kTimelineCtaWords = kTimelineConsumerWord + 3 * kTimelineTiles * kTimelineTileWords;
+inline constexpr int kTimelineCtas = 256, kTimelineRegions = 2;
+inline constexpr int kTimelineRegionWords = kTimelineCtas * kTimelineCtaWords;
+inline constexpr int kTimelineWords = kTimelineRegions * kTimelineRegionWords;
+extern unsigned long long* g_timeline;
+#endif
 
 // The operands' tensor maps, passed to the kernel as one parameter. The `_last`
 // ones box the last P / Q tile's rows only (ProgramParams p_last_rows, q_last_rows).

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Summarise the timelines that `cake_bench --timeline FILE` writes (builds configured
+with -DCAKE_TIMELINE=ON; the layout is src/sm90/timeline.cuh's and run_program.h's).
+
+Per region of the call (the plan's head, then its rest): when its CTAs started and
+ended (global ns, from the first CTA's start), the SM clock over the launch, and per
+tile index the consumer warpgroups' phases in SM cycles: the adapter (tile start to
+its sum retired), the K loop, the waits for full stages inside it, the staging and
+the store's issue, the tile's whole length, and the gap in which no consumer
+warpgroup of the CTA was in a K loop (the last one's K loop end to the first one's
+next tile start).
+
+    python3 scripts/timeline.py FILE [--all-tiles]
+"""
+import sys
+
+import numpy as np
+
+TILES, TILE_WORDS, CONSUMER_WORD, WARPGROUPS = 8, 8, 32, 3
+CTA_WORDS = CONSUMER_WORD + WARPGROUPS * TILES * TILE_WORDS
+CTAS, REGIONS = 256, 2
+
+
+def spread(values):
+    a = np.asarray(values, dtype=float)
+    if a.size == 0:
+        return "n/a"
+    p10, p50, p90 = np.percentile(a, [10, 50, 90])
+    return f"median {p50:8.0f}  p10 {p10:8.0f}  p90 {p90:8.0f}  (n {a.size})"
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    every_tile = "--all-tiles" in argv
+    words = np.fromfile(argv[1], dtype=np.uint64).astype(np.int64)
+    if words.size != REGIONS * CTAS * CTA_WORDS:
+        print(f"{argv[1]}: {words.size} words, expected {REGIONS * CTAS * CTA_WORDS} (timeline.cuh's layout)")
+        return 1
+    regions = words.reshape(REGIONS, CTAS, CTA_WORDS)
+    starts = regions[:, :, 0]
+    if not (starts != 0).any():
+        print("no launch recorded (the adapter was off, or the build has no timelines)")
+        return 1
+    origin = starts[starts != 0].min()
+    for r in range(REGIONS):
+        ctas = regions[r][(regions[r][:, 0] != 0) & (regions[r][:, 2] != 0)]
+        if len(ctas) == 0:
+            continue
+        ns0, clk0, ns1, clk1 = (ctas[:, i] for i in range(4))
+        ghz = np.median((clk1 - clk0) / (ns1 - ns0))
+        print(f"== region {r}: {len(ctas)} CTAs; start {(ns0.min() - origin) / 1e3:.2f}..{(ns0.max() - origin) / 1e3:.2f} us, "
+              f"end {(ns1.min() - origin) / 1e3:.2f}..{(ns1.max() - origin) / 1e3:.2f} us; SM clock {ghz:.3f} GHz")
+        tiles = ctas[:, CONSUMER_WORD:].reshape(len(ctas), WARPGROUPS, TILES, TILE_WORDS)
+        warpgroups = [w for w in range(WARPGROUPS) if (tiles[:, w, 0, 0] != 0).any()]
+        tiles = tiles[:, warpgroups]
+        counts = (tiles[:, 0, :, 0] != 0).sum(1)
+        print(f"   consumer warpgroups {len(warpgroups)}; tiles per CTA (count: CTAs) "
+              + ", ".join(f"{c}: {n}" for c, n in zip(*np.unique(counts, return_counts=True))))
+        for i in range(TILES):
+            has = tiles[:, 0, i, 0] != 0
+            if not has.any() or (not every_tile and i not in (0, 1, counts.max() - 1)):
+                continue
+            t = tiles[has][:, :, i, :]
+            print(f"  tile {i} ({has.sum()} CTAs), SM cycles")
+            print("    adapter        ", spread((t[:, :, 1] - t[:, :, 0]).ravel()))
+            print("    K loop         ", spread((t[:, :, 2] - t[:, :, 1]).ravel()))
+            print("    full waits     ", spread(t[:, :, 5].ravel()))
+            print("    staging        ", spread((t[:, :, 3] - t[:, :, 2]).ravel()))
+            print("    store issue    ", spread((t[:, :, 4] - t[:, :, 3]).ravel()))
+            after = has & (tiles[:, 0, i + 1, 0] != 0) if i + 1 < TILES else np.zeros_like(has)
+            if after.any():
+                now, nxt = tiles[after][:, :, i, :], tiles[after][:, :, i + 1, :]
+                print("    whole tile     ", spread((nxt[:, :, 0] - now[:, :, 0]).ravel()))
+                print("    no K loop      ", spread(nxt[:, :, 0].min(1) - now[:, :, 2].max(1)))
+        last = tiles[np.arange(len(ctas)), 0, counts - 1]
+        print("   first tile start after the CTA's start:", spread(tiles[:, 0, 0, 0] - clk0))
+        print("   CTA end after its last store issue:    ", spread(clk1 - last[:, 4]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

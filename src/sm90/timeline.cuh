@@ -1,0 +1,70 @@
+// Timelines of the Hopper programs, for builds with CAKE_TIMELINE=1 (cmake
+// -DCAKE_TIMELINE=ON): per CTA, when it started and ended, and per consumer
+// warpgroup and tile, when its adapter was retired, its K loop ended, its outputs
+// were staged and their store issued, and how long it waited for full stages.
+// Read with `cake_bench --timeline FILE` and scripts/timeline.py. Without the
+// option every use below compiles to nothing: the programs are the same code.
+#pragma once
+
+#include <cstdint>
+
+#include "sm90/run_program.h"
+
+#if CAKE_TIMELINE
+#define CAKE_TIMELINE_ONLY(...) __VA_ARGS__
+#else
+#define CAKE_TIMELINE_ONLY(...)
+#endif
+
+namespace cake::sm90 {
+
+#if CAKE_TIMELINE && defined(__CUDACC__)
+// One CTA's words (run_program.h kTimelineCtaWords): [0, 1] global ns and SM clock
+// when the producer starts, [2, 3] when the first consumer warpgroup ends; from
+// kTimelineConsumerWord, per consumer warpgroup kTimelineTiles tiles of
+// kTimelineTileWords: the clock at the tile's start, adapter retired, K loop ended,
+// outputs staged, store issued; the cycles spent waiting for full stages in its K
+// loop; the tile (tp << 16 | tq).
+struct Timeline {
+  unsigned long long* cta = nullptr;  // nullptr: this launch does not record
+  unsigned long long* tiles = nullptr;
+  uint32_t tile = ~0u;  // this warpgroup's current tile (next_tile() moves on)
+  uint32_t full_wait = 0;
+
+  __device__ static unsigned long long global_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+  }
+  __device__ static unsigned long long clock() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
+    return t;
+  }
+  __device__ void start(unsigned long long* base) {
+    cta = base;
+    if (cta) cta[0] = global_ns(), cta[1] = clock();
+  }
+  __device__ void end() {
+    if (cta) cta[2] = global_ns(), cta[3] = clock();
+  }
+  // Consumer warpgroup cw, thread `thread` of it: only its first thread records.
+  __device__ void consumer(unsigned long long* base, int cw, int thread) {
+    if (base && thread == 0) tiles = base + kTimelineConsumerWord + cw * kTimelineTiles * kTimelineTileWords;
+  }
+  __device__ void next_tile(uint32_t tp, uint32_t tq) {
+    ++tile;
+    if (tile < kTimelineTiles && tiles) tiles[tile * kTimelineTileWords + 6] = (tp << 16) | tq;
+    full_wait = 0;
+  }
+  __device__ void stamp(int what) {
+    if (tile < kTimelineTiles && tiles) tiles[tile * kTimelineTileWords + what] = clock();
+  }
+  __device__ void k_loop_end() {
+    stamp(2);
+    if (tile < kTimelineTiles && tiles) tiles[tile * kTimelineTileWords + 5] = full_wait;
+  }
+};
+#endif
+
+}  // namespace cake::sm90

@@ -1,0 +1,63 @@
+"""scripts/timeline.py on the CPU: its layout is run_program.h's, and it reads a
+known timeline back."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load_timeline():
+    spec = importlib.util.spec_from_file_location("timeline", ROOT / "scripts" / "timeline.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_layout_is_the_kernels():
+    tl = load_timeline()
+    header = (ROOT / "src" / "sm90" / "run_program.h").read_text()
+    consts = {name: int(value) for name, value in re.findall(r"(kTimeline\w+) = (\d+)", header)}
+    assert consts["kTimelineTiles"] == tl.TILES
+    assert consts["kTimelineTileWords"] == tl.TILE_WORDS
+    assert consts["kTimelineConsumerWord"] == tl.CONSUMER_WORD
+    assert consts["kTimelineCtas"] == tl.CTAS
+    assert consts["kTimelineRegions"] == tl.REGIONS
+    assert "kTimelineConsumerWord + 3 * kTimelineTiles * kTimelineTileWords" in header
+    assert tl.CTA_WORDS == tl.CONSUMER_WORD + 3 * tl.TILES * tl.TILE_WORDS
+
+
+def test_reads_a_known_timeline(tmp_path, capsys):
+    tl = load_timeline()
+    words = np.zeros((tl.REGIONS, tl.CTAS, tl.CTA_WORDS), dtype=np.uint64)
+    for cta in range(132):
+        words[0, cta, :4] = [10**18 + cta, 5000, 10**18 + cta + 100_000, 5000 + 130_000]  # 1.3 GHz
+        for wg in range(3):
+            for tile in range(4):
+                t0 = 5600 + tile * 28_000 + wg * 100
+                at = tl.CONSUMER_WORD + (wg * tl.TILES + tile) * tl.TILE_WORDS
+                words[0, cta, at:at + 7] = [t0, t0 + 1500, t0 + 26_500, t0 + 27_300, t0 + 27_600, 2300, tile]
+    path = tmp_path / "timeline.bin"
+    words.tofile(path)
+    assert tl.main(["timeline.py", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "== region 0: 132 CTAs" in out and "SM clock 1.300 GHz" in out
+    assert "tiles per CTA (count: CTAs) 4: 132" in out
+    assert re.search(r"K loop +median +25000 ", out)
+    assert re.search(r"whole tile +median +28000 ", out)
+    # The last warpgroup ends its K loop at +26700, the first starts the next tile at +28000.
+    assert re.search(r"no K loop +median +1300 ", out)
+    assert "region 1" not in out
+
+
+def test_says_when_nothing_was_recorded(tmp_path, capsys):
+    tl = load_timeline()
+    path = tmp_path / "empty.bin"
+    np.zeros(tl.REGIONS * tl.CTAS * tl.CTA_WORDS, dtype=np.uint64).tofile(path)
+    assert tl.main(["timeline.py", str(path)]) == 1
+    assert "no launch recorded" in capsys.readouterr().out
