@@ -56,8 +56,10 @@ def main(argv):
         warpgroups = [w for w in range(WARPGROUPS) if (tiles[:, w, 0, 0] != 0).any()]
         tiles = tiles[:, warpgroups]
         counts = (tiles[:, 0, :, 0] != 0).sum(1)
+        capped = counts.max() == TILES  # a CTA with more tiles keeps its first TILES
         print(f"   consumer warpgroups {len(warpgroups)}; tiles per CTA (count: CTAs) "
-              + ", ".join(f"{c}: {n}" for c, n in zip(*np.unique(counts, return_counts=True))))
+              + ", ".join(f"{c}: {n}" for c, n in zip(*np.unique(counts, return_counts=True)))
+              + (f" (the first {TILES} recorded)" if capped else ""))
         for i in range(TILES):
             has = tiles[:, 0, i, 0] != 0
             if not has.any() or (not every_tile and i not in (0, 1, counts.max() - 1)):
@@ -74,9 +76,10 @@ def main(argv):
                 now, nxt = tiles[after][:, :, i, :], tiles[after][:, :, i + 1, :]
                 print("    whole tile     ", spread((nxt[:, :, 0] - now[:, :, 0]).ravel()))
                 print("    no K loop      ", spread(nxt[:, :, 0].min(1) - now[:, :, 2].max(1)))
-        last = tiles[np.arange(len(ctas)), 0, counts - 1]
         print("   first tile start after the CTA's start:", spread(tiles[:, 0, 0, 0] - clk0))
-        print("   CTA end after its last store issue:    ", spread(clk1 - last[:, 4]))
+        if not capped:
+            last = tiles[np.arange(len(ctas)), 0, counts - 1]
+            print("   CTA end after its last store issue:    ", spread(clk1 - last[:, 4]))
     return 0
 
 

@@ -53,6 +53,7 @@ def test_reads_a_known_timeline(tmp_path, capsys):
     # The last warpgroup ends its K loop at +26700, the first starts the next tile at +28000.
     assert re.search(r"no K loop +median +1300 ", out)
     assert "region 1" not in out
+    assert "recorded)" not in out and "CTA end after its last store issue" in out
 
 
 def test_says_when_nothing_was_recorded(tmp_path, capsys):
@@ -61,3 +62,19 @@ def test_says_when_nothing_was_recorded(tmp_path, capsys):
     np.zeros(tl.REGIONS * tl.CTAS * tl.CTA_WORDS, dtype=np.uint64).tofile(path)
     assert tl.main(["timeline.py", str(path)]) == 1
     assert "no launch recorded" in capsys.readouterr().out
+
+
+def test_long_runs_keep_their_first_tiles(tmp_path, capsys):
+    tl = load_timeline()
+    words = np.zeros((tl.REGIONS, tl.CTAS, tl.CTA_WORDS), dtype=np.uint64)
+    words[1, 0, :4] = [10**18, 1000, 10**18 + 10**6, 1000 + 10**6]
+    for tile in range(tl.TILES):  # a CTA of more tiles than recorded: every slot is full
+        at = tl.CONSUMER_WORD + tile * tl.TILE_WORDS
+        t0 = 2000 + tile * 10_000
+        words[1, 0, at:at + 7] = [t0, t0 + 100, t0 + 9000, t0 + 9500, t0 + 9600, 0, tile]
+    path = tmp_path / "long.bin"
+    words.tofile(path)
+    assert tl.main(["timeline.py", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "== region 1: 1 CTAs" in out and f"{tl.TILES}: 1 (the first {tl.TILES} recorded)" in out
+    assert "CTA end after its last store issue" not in out
