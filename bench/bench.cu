@@ -205,6 +205,11 @@ struct Timer {
   cudaStream_t stream;
   int reps;           // timed replays (rounds) per variant
   bool once = false;  // profilers: each variant launched once, eagerly, untimed
+  // --sustain S: after the interleaved rounds each variant is also replayed alone for
+  // S seconds, its mean per-call time kept in `sustained`: the board's clock under
+  // the power cap then follows that variant's own power, not the mix's.
+  double sustain_s = 0;
+  mutable std::vector<double> sustained;
 
   // Median per-call time (us) of each fn over its replays; fn(i) makes call i.
   std::vector<double> time(const std::vector<std::function<void(int)>>& fns, int calls) const {
@@ -260,6 +265,18 @@ struct Timer {
       median[v] = t[t.size() / 2];
     }
     for (auto& e : events) cudaEventDestroy(e);
+    sustained.assign(sustain_s > 0 ? n : 0, NAN);
+    for (size_t v = 0; v < sustained.size(); ++v) {
+      const auto t0 = std::chrono::steady_clock::now();
+      double elapsed = 0;
+      long replays = 0;
+      for (; elapsed < sustain_s; ++replays) {
+        replay(v);
+        CK(cudaStreamSynchronize(stream));
+        elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      }
+      sustained[v] = elapsed * 1e6 / (double(replays) * calls);
+    }
     for (size_t v = 0; v < n; ++v) {
       if (execs[v]) cudaGraphExecDestroy(execs[v]);
       if (graphs[v]) cudaGraphDestroy(graphs[v]);
@@ -353,6 +370,7 @@ int run_bench(int argc, char** argv) {
   std::string out_dir = "results";
   int reps = 15;
   bool ceilings = true, once = false, with_cutlass = false;
+  double sustain_s = 0;
   std::string timeline_file;  // --timeline: CAKE_TIMELINE builds (src/sm90/timeline.cuh)
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -384,6 +402,7 @@ int run_bench(int argc, char** argv) {
     else if (arg == "--no-ceilings") ceilings = false;  // for profilers: only the grid's kernels run
     else if (arg == "--once") once = true;  // for profilers: one eager launch per variant, no timing
     else if (arg == "--timeline") timeline_file = next();
+    else if (arg == "--sustain") sustain_s = std::stod(next());
     else if (g_forcing.parse(argc, argv, i)) continue;
     else if (arg == "--occupancy") {
       for (cake::Program p : cake::sm90::kPrograms) {
@@ -402,8 +421,9 @@ int run_bench(int argc, char** argv) {
         programs += std::string(programs.empty() ? "" : "|") + cake::program_name(p);
       std::printf("usage: cake_bench [--quick | --serving] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K]\n"
                   "                  [--r 32,64,128]\n"
-                  "                  [--reps 15] [--out results] [--cutlass]\n"
-                  "             (--cutlass: CUTLASS's own FP8 GEMM timed beside cuBLASLt, both accumulation modes)\n"
+                  "                  [--reps 15] [--out results] [--cutlass] [--sustain S]\n"
+                  "             (--cutlass: CUTLASS's own FP8 GEMM timed beside cuBLASLt, both accumulation modes;\n"
+                  "              --sustain S: each variant also replayed alone for S seconds, its mean time printed)\n"
                   "experiments: [--program %s]\n"
                   "             [--split S] [--rows R] [--promote 64|128] [--multicast 1|2|m|n] [--raster G] [--one-region] [--occupancy]\n"
                   "             [--no-ceilings] (skip the copy / cuBLASLt ceilings: floors print nan)\n"
@@ -444,7 +464,7 @@ int run_bench(int argc, char** argv) {
   cudaStream_t stream;
   CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   Lt lt;
-  Timer timer{stream, reps, once};
+  Timer timer{stream, reps, once, sustain_s};
   const double l2 = prop.l2CacheSize;
 
   // Scalars a_scale, b_scale, lora_scale, 0, a_scale * b_scale, each at its own 256-byte line
@@ -664,6 +684,12 @@ int run_bench(int argc, char** argv) {
                       "", row.cutlass, cutlass_acc.describe().c_str(), cutlass_acc.check_ratio, row.cutlass_fast,
                       cutlass_fast.describe().c_str(), cutlass_fast.check_ratio, t_cake / row.cutlass,
                       t_cake / row.cutlass_fast);
+        if (!timer.sustained.empty()) {
+          const std::vector<double>& u = timer.sustained;
+          std::printf("%29s each alone for %.0f s: %9.2f %9.2f %9.2f %9.2f %9.2f | cake / cuBLASLt fast %.3f, "
+                      "/ accurate %.3f, / unfused %.3f, s=0 / fast %.3f\n",
+                      "", sustain_s, u[2], u[3], u[0], u[1], u[4], u[2] / u[0], u[2] / u[1], u[2] / u[4], u[3] / u[0]);
+        }
         std::fflush(stdout);
       }
     }
