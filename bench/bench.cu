@@ -209,10 +209,10 @@ struct Timer {
   // S seconds, its mean per-call time kept in `sustained`: the board's clock under
   // the power cap then follows that variant's own power, not the mix's.
   double sustain_s = 0;
-  mutable std::vector<double> sustained;
+  std::vector<double> sustained;
 
   // Median per-call time (us) of each fn over its replays; fn(i) makes call i.
-  std::vector<double> time(const std::vector<std::function<void(int)>>& fns, int calls) const {
+  std::vector<double> time(const std::vector<std::function<void(int)>>& fns, int calls) {
     const size_t n = fns.size();
     for (const auto& fn : fns) fn(0);  // warm-up outside the graphs (module load, algorithm choice)
     CK(cudaStreamSynchronize(stream));
@@ -283,7 +283,7 @@ struct Timer {
     }
     return median;
   }
-  double time(const std::function<void(int)>& fn, int calls) const { return time(std::vector{fn}, calls)[0]; }
+  double time(const std::function<void(int)>& fn, int calls) { return time(std::vector{fn}, calls)[0]; }
 };
 
 template <typename T>

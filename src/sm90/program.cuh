@@ -182,7 +182,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   // The leader computes the adapter.
   auto use_adapter = [&] { return leader && lora_scale != 0.0f; };
   // Timelines record the launches with the adapter on (the benchmark's main variant).
-  CAKE_TIMELINE_ONLY(Timeline timeline;
+  CAKE_TIMELINE_ONLY(static_assert(Shape::kConsumerWarpgroups <= kTimelineWarpgroups, "timeline words per CTA");
+                     Timeline timeline;
                      unsigned long long* const timeline_cta =
                          params.timeline && lora_scale != 0.0f && blockIdx.x < kTimelineCtas
                              ? params.timeline + blockIdx.x * kTimelineCtaWords
@@ -212,7 +213,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // ---------------------------------------------------------------- producer
     cutlass::arch::warpgroup_reg_dealloc<kProducerRegs>();
     if (thread == 0) {
-      CAKE_TIMELINE_ONLY(timeline.start(timeline_cta));
+      CAKE_TIMELINE_ONLY(Timeline::start(timeline_cta));
       uint32_t stage = 0, phase = 0;
       // An operand shorter than its block (few tokens), and the last tile along P
       // and along Q where the operand ends inside it, are loaded as short boxes
@@ -781,7 +782,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       CAKE_TIMELINE_ONLY(timeline.stamp(4));
       carried = carry;
     }
-    CAKE_TIMELINE_ONLY(if (cw == 0 && thread == 0) timeline.cta = timeline_cta, timeline.end());
+    CAKE_TIMELINE_ONLY(if (cw == 0 && thread == 0) Timeline::end(timeline_cta));
     if (leader && thread == 0) cute::tma_store_wait<0>();
     // Multicast: no CTA leaves while another may still arrive on its barriers.
     // The consumers hold it (exited threads do not count at the cluster barrier;

@@ -57,7 +57,9 @@ struct ProgramParams {
 // kTimelineCtas CTAs per launch and kTimelineRegions regions of a call; the
 // benchmark sets g_timeline to a buffer of kTimelineWords (nullptr: off).
 inline constexpr int kTimelineTiles = 8, kTimelineTileWords = 8, kTimelineConsumerWord = 32;
-inline constexpr int kTimelineCtaWords = kTimelineConsumerWord + 3 * kTimelineTiles * kTimelineTileWords;
+inline constexpr int kTimelineWarpgroups = 3;  // the most consumer warpgroups of any program
+inline constexpr int kTimelineCtaWords =
+    kTimelineConsumerWord + kTimelineWarpgroups * kTimelineTiles * kTimelineTileWords;
 inline constexpr int kTimelineCtas = 256, kTimelineRegions = 2;
 inline constexpr int kTimelineRegionWords = kTimelineCtas * kTimelineCtaWords;
 inline constexpr int kTimelineWords = kTimelineRegions * kTimelineRegionWords;

@@ -26,8 +26,7 @@ namespace cake::sm90 {
 // outputs staged, store issued; the cycles spent waiting for full stages in its K
 // loop; the tile (tp << 16 | tq).
 struct Timeline {
-  unsigned long long* cta = nullptr;  // nullptr: this launch does not record
-  unsigned long long* tiles = nullptr;
+  unsigned long long* tiles = nullptr;  // this warpgroup's; nullptr: not recorded here
   uint32_t tile = ~0u;  // this warpgroup's current tile (next_tile() moves on)
   uint32_t full_wait = 0;
 
@@ -41,12 +40,12 @@ struct Timeline {
     asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
     return t;
   }
-  __device__ void start(unsigned long long* base) {
-    cta = base;
-    if (cta) cta[0] = global_ns(), cta[1] = clock();
+  // The CTA's words `base` (nullptr: this launch does not record).
+  __device__ static void start(unsigned long long* base) {
+    if (base) base[0] = global_ns(), base[1] = clock();
   }
-  __device__ void end() {
-    if (cta) cta[2] = global_ns(), cta[3] = clock();
+  __device__ static void end(unsigned long long* base) {
+    if (base) base[2] = global_ns(), base[3] = clock();
   }
   // Consumer warpgroup cw, thread `thread` of it: only its first thread records.
   __device__ void consumer(unsigned long long* base, int cw, int thread) {

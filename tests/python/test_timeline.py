@@ -28,8 +28,9 @@ def test_layout_is_the_kernels():
     assert consts["kTimelineConsumerWord"] == tl.CONSUMER_WORD
     assert consts["kTimelineCtas"] == tl.CTAS
     assert consts["kTimelineRegions"] == tl.REGIONS
-    assert "kTimelineConsumerWord + 3 * kTimelineTiles * kTimelineTileWords" in header
-    assert tl.CTA_WORDS == tl.CONSUMER_WORD + 3 * tl.TILES * tl.TILE_WORDS
+    assert consts["kTimelineWarpgroups"] == tl.WARPGROUPS
+    assert "kTimelineConsumerWord + kTimelineWarpgroups * kTimelineTiles * kTimelineTileWords" in header
+    assert tl.CTA_WORDS == tl.CONSUMER_WORD + tl.WARPGROUPS * tl.TILES * tl.TILE_WORDS
 
 
 def test_reads_a_known_timeline(tmp_path, capsys):
