@@ -265,17 +265,22 @@ struct Timer {
       median[v] = t[t.size() / 2];
     }
     for (auto& e : events) cudaEventDestroy(e);
+    // Sustained: one replay sizes the run, then that many replays back to back, timed
+    // by events on the stream (no host sync between them, which would leave the GPU
+    // idle and count the gaps).
     sustained.assign(sustain_s > 0 ? n : 0, NAN);
+    auto replays_timed = [&](size_t v, long count) {
+      CK(cudaEventRecord(events[0], stream));
+      for (long r = 0; r < count; ++r) replay(v);
+      CK(cudaEventRecord(events[1], stream));
+      CK(cudaStreamSynchronize(stream));
+      float ms = 0;
+      CK(cudaEventElapsedTime(&ms, events[0], events[1]));
+      return double(ms);
+    };
     for (size_t v = 0; v < sustained.size(); ++v) {
-      const auto t0 = std::chrono::steady_clock::now();
-      double elapsed = 0;
-      long replays = 0;
-      for (; elapsed < sustain_s; ++replays) {
-        replay(v);
-        CK(cudaStreamSynchronize(stream));
-        elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      }
-      sustained[v] = elapsed * 1e6 / (double(replays) * calls);
+      const long count = std::max(1L, std::lround(sustain_s * 1e3 / replays_timed(v, 1)));
+      sustained[v] = replays_timed(v, count) * 1e3 / (double(count) * calls);
     }
     for (size_t v = 0; v < n; ++v) {
       if (execs[v]) cudaGraphExecDestroy(execs[v]);

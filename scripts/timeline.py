@@ -2,8 +2,9 @@
 """Summarise the timelines that `cake_bench --timeline FILE` writes (builds configured
 with -DCAKE_TIMELINE=ON; the layout is src/sm90/timeline.cuh's and run_program.h's).
 
-Per region of the call (the plan's head, then its rest): when its CTAs started and
-ended (global ns, from the first CTA's start), the SM clock over the launch, and per
+Per region of the call (the plan's head, then its rest): when its CTAs started (the
+producer's first load, after the set-up and the grid-dependency wait) and ended (left
+the SM) (global ns, from the first CTA's start), the SM clock over the launch, and per
 tile index the consumer warpgroups' phases in SM cycles: the adapter (tile start to
 its sum retired), the K loop, the waits for full stages inside it, the staging and
 the store's issue, the tile's whole length, and the gap in which no consumer

@@ -20,7 +20,9 @@ namespace cake::sm90 {
 
 #if CAKE_TIMELINE && defined(__CUDACC__)
 // One CTA's words (run_program.h kTimelineCtaWords): [0, 1] global ns and SM clock
-// when the producer starts, [2, 3] when the first consumer warpgroup ends; from
+// when the producer starts (after the grid-dependency wait and the lora_scale load,
+// right before its first load), [2, 3] when the CTA leaves (its first consumer
+// warpgroup after the last stores' reads and, in pairs, the cluster barrier); from
 // kTimelineConsumerWord, per consumer warpgroup kTimelineTiles tiles of
 // kTimelineTileWords: the clock at the tile's start, adapter retired, K loop ended,
 // outputs staged, store issued; the cycles spent waiting for full stages in its K
