@@ -264,7 +264,6 @@ struct Timer {
       std::sort(t.begin(), t.end());
       median[v] = t[t.size() / 2];
     }
-    for (auto& e : events) cudaEventDestroy(e);
     // Sustained: one replay sizes the run, then that many replays back to back, timed
     // by events on the stream (no host sync between them, which would leave the GPU
     // idle and count the gaps).
@@ -282,6 +281,7 @@ struct Timer {
       const long count = std::max(1L, std::lround(sustain_s * 1e3 / replays_timed(v, 1)));
       sustained[v] = replays_timed(v, count) * 1e3 / (double(count) * calls);
     }
+    for (auto& e : events) cudaEventDestroy(e);
     for (size_t v = 0; v < n; ++v) {
       if (execs[v]) cudaGraphExecDestroy(execs[v]);
       if (graphs[v]) cudaGraphDestroy(graphs[v]);
