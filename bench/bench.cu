@@ -205,14 +205,14 @@ struct Timer {
   cudaStream_t stream;
   int reps;           // timed replays (rounds) per variant
   bool once = false;  // profilers: each variant launched once, eagerly, untimed
-  // --sustain S: after the interleaved rounds each variant is also replayed alone for
-  // S seconds, its mean per-call time kept in `sustained`: the board's clock under
-  // the power cap then follows that variant's own power, not the mix's.
-  double sustain_s = 0;
-  std::vector<double> sustained;
 
   // Median per-call time (us) of each fn over its replays; fn(i) makes call i.
-  std::vector<double> time(const std::vector<std::function<void(int)>>& fns, int calls) {
+  // --sustain S: after the interleaved rounds the first sustained->size() variants
+  // are also replayed alone for sustain_s seconds each, their mean per-call times
+  // written there: the board's clock under the power cap then follows that variant's
+  // own power, not the mix's.
+  std::vector<double> time(const std::vector<std::function<void(int)>>& fns, int calls, double sustain_s = 0,
+                           std::vector<double>* sustained = nullptr) const {
     const size_t n = fns.size();
     for (const auto& fn : fns) fn(0);  // warm-up outside the graphs (module load, algorithm choice)
     CK(cudaStreamSynchronize(stream));
@@ -267,7 +267,6 @@ struct Timer {
     // Sustained: one replay sizes the run, then that many replays back to back, timed
     // by events on the stream (no host sync between them, which would leave the GPU
     // idle and count the gaps).
-    sustained.assign(sustain_s > 0 ? n : 0, NAN);
     auto replays_timed = [&](size_t v, long count) {
       CK(cudaEventRecord(events[0], stream));
       for (long r = 0; r < count; ++r) replay(v);
@@ -277,9 +276,9 @@ struct Timer {
       CK(cudaEventElapsedTime(&ms, events[0], events[1]));
       return double(ms);
     };
-    for (size_t v = 0; v < sustained.size(); ++v) {
+    for (size_t v = 0; sustain_s > 0 && sustained && v < std::min(sustained->size(), n); ++v) {
       const long count = std::max(1L, std::lround(sustain_s * 1e3 / replays_timed(v, 1)));
-      sustained[v] = replays_timed(v, count) * 1e3 / (double(count) * calls);
+      (*sustained)[v] = replays_timed(v, count) * 1e3 / (double(count) * calls);
     }
     for (auto& e : events) cudaEventDestroy(e);
     for (size_t v = 0; v < n; ++v) {
@@ -288,7 +287,7 @@ struct Timer {
     }
     return median;
   }
-  double time(const std::function<void(int)>& fn, int calls) { return time(std::vector{fn}, calls)[0]; }
+  double time(const std::function<void(int)>& fn, int calls) const { return time(std::vector{fn}, calls)[0]; }
 };
 
 template <typename T>
@@ -469,7 +468,7 @@ int run_bench(int argc, char** argv) {
   cudaStream_t stream;
   CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   Lt lt;
-  Timer timer{stream, reps, once, sustain_s};
+  Timer timer{stream, reps, once};
   const double l2 = prop.l2CacheSize;
 
   // Scalars a_scale, b_scale, lora_scale, 0, a_scale * b_scale, each at its own 256-byte line
@@ -628,7 +627,9 @@ int run_bench(int argc, char** argv) {
             }};
         for (const CutlassChoice* c : {&cutlass_acc, &cutlass_fast})
           if (c->config) variants.push_back(cutlass_fn(*c));
-        const std::vector<double> t = timer.time(variants, calls);
+        // --sustain: cuBLASLt fast and accurate, cake, cake s=0 and the unfused path alone.
+        std::vector<double> sustained(sustain_s > 0 ? 5 : 0, NAN);
+        const std::vector<double> t = timer.time(variants, calls, sustain_s, &sustained);
         const double t_base = t[0], t_base_nofast = t[1], t_cake = t[2], t_cake0 = t[3], t_unfused = t[4];
 
         // ---- check both cake variants against the unfused fp32 result (set 0).
@@ -689,8 +690,8 @@ int run_bench(int argc, char** argv) {
                       "", row.cutlass, cutlass_acc.describe().c_str(), cutlass_acc.check_ratio, row.cutlass_fast,
                       cutlass_fast.describe().c_str(), cutlass_fast.check_ratio, t_cake / row.cutlass,
                       t_cake / row.cutlass_fast);
-        if (!timer.sustained.empty()) {
-          const std::vector<double>& u = timer.sustained;
+        if (!sustained.empty()) {
+          const std::vector<double>& u = sustained;
           std::printf("%29s each alone for %.0f s: %9.2f %9.2f %9.2f %9.2f %9.2f | cake / cuBLASLt fast %.3f, "
                       "/ accurate %.3f, / unfused %.3f, s=0 / fast %.3f\n",
                       "", sustain_s, u[2], u[3], u[0], u[1], u[4], u[2] / u[0], u[2] / u[1], u[2] / u[4], u[3] / u[0]);

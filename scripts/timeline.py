@@ -20,6 +20,8 @@ import numpy as np
 TILES, TILE_WORDS, CONSUMER_WORD, WARPGROUPS = 8, 8, 32, 3
 CTA_WORDS = CONSUMER_WORD + WARPGROUPS * TILES * TILE_WORDS
 CTAS, REGIONS = 256, 2
+# A tile's words (timeline.cuh Timeline::Word).
+START, ADAPTER, K_LOOP_END, STAGED, STORE_ISSUED, FULL_WAIT, TILE_ID = range(7)
 
 
 def spread(values):
@@ -67,20 +69,20 @@ def main(argv):
                 continue
             t = tiles[has][:, :, i, :]
             print(f"  tile {i} ({has.sum()} CTAs), SM cycles")
-            print("    adapter        ", spread((t[:, :, 1] - t[:, :, 0]).ravel()))
-            print("    K loop         ", spread((t[:, :, 2] - t[:, :, 1]).ravel()))
-            print("    full waits     ", spread(t[:, :, 5].ravel()))
-            print("    staging        ", spread((t[:, :, 3] - t[:, :, 2]).ravel()))
-            print("    store issue    ", spread((t[:, :, 4] - t[:, :, 3]).ravel()))
+            print("    adapter        ", spread((t[:, :, ADAPTER] - t[:, :, START]).ravel()))
+            print("    K loop         ", spread((t[:, :, K_LOOP_END] - t[:, :, ADAPTER]).ravel()))
+            print("    full waits     ", spread(t[:, :, FULL_WAIT].ravel()))
+            print("    staging        ", spread((t[:, :, STAGED] - t[:, :, K_LOOP_END]).ravel()))
+            print("    store issue    ", spread((t[:, :, STORE_ISSUED] - t[:, :, STAGED]).ravel()))
             after = has & (tiles[:, 0, i + 1, 0] != 0) if i + 1 < TILES else np.zeros_like(has)
             if after.any():
                 now, nxt = tiles[after][:, :, i, :], tiles[after][:, :, i + 1, :]
-                print("    whole tile     ", spread((nxt[:, :, 0] - now[:, :, 0]).ravel()))
-                print("    no K loop      ", spread(nxt[:, :, 0].min(1) - now[:, :, 2].max(1)))
+                print("    whole tile     ", spread((nxt[:, :, START] - now[:, :, START]).ravel()))
+                print("    no K loop      ", spread(nxt[:, :, START].min(1) - now[:, :, K_LOOP_END].max(1)))
         print("   first tile start after the CTA's start:", spread(tiles[:, 0, 0, 0] - clk0))
         if not capped:
             last = tiles[np.arange(len(ctas)), 0, counts - 1]
-            print("   CTA end after its last store issue:    ", spread(clk1 - last[:, 4]))
+            print("   CTA end after its last store issue:    ", spread(clk1 - last[:, STORE_ISSUED]))
     return 0
 
 

@@ -509,7 +509,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     bool carried = false;
     for (; scheduler.valid(); scheduler.advance()) {
       const uint32_t tp = own_p(scheduler.tp), tq = own_q(scheduler.tq);
-      CAKE_TIMELINE_ONLY(timeline.next_tile(tp, tq); timeline.stamp(0));
+      CAKE_TIMELINE_ONLY(timeline.next_tile(tp, tq); timeline.stamp(Timeline::kStart));
       // The adapter first (the producer streams its slices before the K blocks), so
       // that part is free when the K loop ends and acc then holds the output but for
       // the bias. (On the split-K leader it takes the place of K blocks, the units
@@ -523,7 +523,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
         }
       }
-      CAKE_TIMELINE_ONLY(timeline.stamp(1));
+      CAKE_TIMELINE_ONLY(timeline.stamp(Timeline::kAdapterRetired));
 
       // Base: FP8 K loop. kUnrollStages stages run as straight-line code with the
       // groups software-pipelined across them, so that the tensor cores always
@@ -739,7 +739,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           }
         }
       }
-      CAKE_TIMELINE_ONLY(timeline.stamp(3));
+      CAKE_TIMELINE_ONLY(timeline.stamp(Timeline::kStaged));
       cute::tma_store_fence();  // make the generic-proxy writes visible to TMA
       named_barrier(1 + cw, 128);
       if (thread == 0) {
@@ -779,7 +779,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           }
         }
       }
-      CAKE_TIMELINE_ONLY(timeline.stamp(4));
+      CAKE_TIMELINE_ONLY(timeline.stamp(Timeline::kStoreIssued));
       carried = carry;
     }
     if (leader && thread == 0) cute::tma_store_wait<0>();

@@ -28,6 +28,8 @@ namespace cake::sm90 {
 // outputs staged, store issued; the cycles spent waiting for full stages in its K
 // loop; the tile (tp << 16 | tq).
 struct Timeline {
+  // A tile's words (scripts/timeline.py reads them by the same numbers).
+  enum Word { kStart, kAdapterRetired, kKLoopEnd, kStaged, kStoreIssued, kFullWait, kTileId };
   unsigned long long* tiles = nullptr;  // this warpgroup's; nullptr: not recorded here
   uint32_t tile = ~0u;  // this warpgroup's current tile (next_tile() moves on)
   uint32_t full_wait = 0;
@@ -55,15 +57,19 @@ struct Timeline {
   }
   __device__ void next_tile(uint32_t tp, uint32_t tq) {
     ++tile;
-    if (tile < kTimelineTiles && tiles) tiles[tile * kTimelineTileWords + 6] = (tp << 16) | tq;
+    set(kTileId, (tp << 16) | tq);
     full_wait = 0;
   }
-  __device__ void stamp(int what) {
-    if (tile < kTimelineTiles && tiles) tiles[tile * kTimelineTileWords + what] = clock();
-  }
+  __device__ void stamp(Word what) { set(what, clock()); }
   __device__ void k_loop_end() {
-    stamp(2);
-    if (tile < kTimelineTiles && tiles) tiles[tile * kTimelineTileWords + 5] = full_wait;
+    stamp(kKLoopEnd);
+    set(kFullWait, full_wait);
+  }
+
+ private:
+  // The current tile's word, where this warpgroup records and the tile is kept.
+  __device__ void set(Word what, unsigned long long value) {
+    if (tile < kTimelineTiles && tiles) tiles[tile * kTimelineTileWords + what] = value;
   }
 };
 #endif

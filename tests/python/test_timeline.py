@@ -31,6 +31,13 @@ def test_layout_is_the_kernels():
     assert consts["kTimelineWarpgroups"] == tl.WARPGROUPS
     assert "kTimelineConsumerWord + kTimelineWarpgroups * kTimelineTiles * kTimelineTileWords" in header
     assert tl.CTA_WORDS == tl.CONSUMER_WORD + tl.WARPGROUPS * tl.TILES * tl.TILE_WORDS
+    # A tile's words in the kernels' order (timeline.cuh Timeline::Word).
+    cuh = (ROOT / "src" / "sm90" / "timeline.cuh").read_text()
+    words = re.search(r"enum Word \{([^}]*)\}", cuh).group(1).split(",")
+    assert [w.strip() for w in words] == [
+        "kStart", "kAdapterRetired", "kKLoopEnd", "kStaged", "kStoreIssued", "kFullWait", "kTileId"]
+    assert (tl.START, tl.ADAPTER, tl.K_LOOP_END, tl.STAGED, tl.STORE_ISSUED, tl.FULL_WAIT, tl.TILE_ID) == tuple(range(7))
+    assert len(words) <= tl.TILE_WORDS
 
 
 def test_reads_a_known_timeline(tmp_path, capsys):
