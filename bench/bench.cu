@@ -12,8 +12,9 @@
 //
 // Timing (Timer): per shape and r, the five variants (seven with --cutlass) are each captured as a CUDA
 // graph of many calls and replayed interleaved, one replay of each per round, and
-// timed with events; median of the rounds. Inputs rotate among enough buffer sets
-// that the working set exceeds twice the L2, so weights never come from cache.
+// timed with events after 100 ms of untimed rounds (--warmup); median of the rounds.
+// Inputs rotate among enough buffer sets that the working set exceeds twice the L2,
+// so weights never come from cache.
 #include <cublasLt.h>
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
@@ -205,6 +206,18 @@ struct Timer {
   cudaStream_t stream;
   int reps;           // timed replays (rounds) per variant
   bool once = false;  // profilers: each variant launched once, eagerly, untimed
+  // Interleaved rounds run untimed until the board has carried this load for at
+  // least warmup_ms. Under the power cap the clock falls for about 100 ms after load
+  // starts, and the host's work before the rounds (new buffers, graph captures)
+  // leaves the GPU idle: with two warm-up rounds a shape's first rank could be timed
+  // while it fell, its variants not on the same clock (H200, M = 512, N = K = 8192,
+  // r = 32: inside the grid the unfused path read 53.0 us against 59.3 for the FP8
+  // GEMM it contains; as a process's first shape cake / cuBLASLt read 1.030-1.124
+  // over six processes, four above 1.04, against 1.028-1.030 at its next rank; with
+  // 100 ms, 1.031-1.032 over three). Longer warm-ups heat the board further and move
+  // the ratios (300 ms, M = 64: 0.960 -> 0.987 of cuBLASLt, weight bandwidth 91% ->
+  // 84% of copy), so the default stays near the clock's settling time.
+  double warmup_ms = 100;
 
   // Median per-call time (us) of each fn over its replays; fn(i) makes call i.
   // --sustain S: after the interleaved rounds the first sustained->size() variants
@@ -241,10 +254,20 @@ struct Timer {
       else for (int i = 0; i < calls; ++i) fns[v](i);
     };
     auto order = [&](int round, size_t j) { return round % 2 == 0 ? j : n - 1 - j; };
-    for (int w = 0; w < 2; ++w)
-      for (size_t j = 0; j < n; ++j) replay(order(w, j));
-    std::vector<cudaEvent_t> events(2 * n * reps);
+    std::vector<cudaEvent_t> events(std::max<size_t>(2, 2 * n * reps));
     for (auto& e : events) CK(cudaEventCreate(&e));
+    // Warm-up: one round sizes it, then enough rounds to fill warmup_ms, queued
+    // without a host wait so that the timed rounds follow them on a busy board.
+    CK(cudaEventRecord(events[0], stream));
+    for (size_t j = 0; j < n; ++j) replay(order(0, j));
+    CK(cudaEventRecord(events[1], stream));
+    CK(cudaStreamSynchronize(stream));
+    float round_ms = 0;
+    CK(cudaEventElapsedTime(&round_ms, events[0], events[1]));
+    const double more = std::ceil((warmup_ms - round_ms) / std::max(1e-3, double(round_ms)));
+    const int warm_rounds = static_cast<int>(std::clamp(more, 1.0, 100000.0));
+    for (int w = 1; w <= warm_rounds; ++w)
+      for (size_t j = 0; j < n; ++j) replay(order(w, j));
     for (int round = 0; round < reps; ++round)
       for (size_t j = 0; j < n; ++j) {
         const size_t v = order(round, j);
@@ -373,6 +396,7 @@ int run_bench(int argc, char** argv) {
   std::vector<int64_t> Rs = {32, 64, 128};
   std::string out_dir = "results";
   int reps = 15;
+  double warmup_ms = 100;
   bool ceilings = true, once = false, with_cutlass = false;
   double sustain_s = 0;
   std::string timeline_file;  // --timeline: CAKE_TIMELINE builds (src/sm90/timeline.cuh)
@@ -400,7 +424,7 @@ int run_bench(int argc, char** argv) {
       shapes = cake::bench::serving_shapes();
       Rs = {128};
     } else if (arg == "--reps") reps = std::stoi(next());
-
+    else if (arg == "--warmup") warmup_ms = std::stod(next());
     else if (arg == "--out") out_dir = next();
     else if (arg == "--cutlass") with_cutlass = true;
     else if (arg == "--no-ceilings") ceilings = false;  // for profilers: only the grid's kernels run
@@ -425,7 +449,7 @@ int run_bench(int argc, char** argv) {
         programs += std::string(programs.empty() ? "" : "|") + cake::program_name(p);
       std::printf("usage: cake_bench [--quick | --serving] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K]\n"
                   "                  [--r 32,64,128]\n"
-                  "                  [--reps 15] [--out results] [--cutlass] [--sustain S]\n"
+                  "                  [--reps 15] [--warmup 100] [--out results] [--cutlass] [--sustain S]\n"
                   "             (--cutlass: CUTLASS's own FP8 GEMM timed beside cuBLASLt, both accumulation modes;\n"
                   "              --sustain S: each variant also replayed alone for S seconds, its mean time printed)\n"
                   "experiments: [--program %s]\n"
@@ -468,7 +492,7 @@ int run_bench(int argc, char** argv) {
   cudaStream_t stream;
   CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   Lt lt;
-  Timer timer{stream, reps, once};
+  Timer timer{stream, reps, once, warmup_ms};
   const double l2 = prop.l2CacheSize;
 
   // Scalars a_scale, b_scale, lora_scale, 0, a_scale * b_scale, each at its own 256-byte line
@@ -503,8 +527,11 @@ int run_bench(int argc, char** argv) {
     bf16_TFLOPs = 2.0 * S * S * S / (t16 * 1e-6) / 1e12;
   }
   std::printf("device: %s, %d SMs, L2 %.0f MiB\n", prop.name, prop.multiProcessorCount, l2 / (1 << 20));
-  std::printf("ceilings measured here: copy %.2f TB/s (read+write), cuBLASLt FP8 8192^3 %.0f TFLOP/s, BF16 %.0f TFLOP/s\n\n",
+  std::printf("ceilings measured here: copy %.2f TB/s (read+write), cuBLASLt FP8 8192^3 %.0f TFLOP/s, BF16 %.0f TFLOP/s\n",
               copy_TBps, fp8_TFLOPs, bf16_TFLOPs);
+  std::printf("timing: per shape and r, the variants' graphs replayed interleaved, %d timed rounds (median) after "
+              "%.0f ms of untimed ones\n\n",
+              reps, warmup_ms);
 
   std::vector<Row> rows;
   std::printf("%6s %6s %6s %4s | %9s %9s %9s %9s %9s | %7s %7s | %9s %9s %9s | %6s %6s\n", "M", "N", "K", "r", "cake",
@@ -593,7 +620,7 @@ int run_bench(int argc, char** argv) {
               candidates.push_back(c);
               fns.push_back(cutlass_fn(c));
             }
-          const std::vector<double> us = Timer{stream, 5, once}.time(fns, calls);
+          const std::vector<double> us = Timer{stream, 5, once, warmup_ms}.time(fns, calls);
           for (size_t j = 0; j < candidates.size(); ++j) {
             CutlassChoice& best = candidates[j].config->fast_accum ? cutlass_fast : cutlass_acc;
             if (us[j] < best.us) best = candidates[j], best.us = us[j];
