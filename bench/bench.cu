@@ -91,6 +91,12 @@ __global__ void fill_bf16(__nv_bfloat16* p, size_t n, uint64_t seed, float amp) 
     p[i] = __float2bfloat16(amp * (hash_uniform(i, seed) - 0.5f));
 }
 
+// ref[m, n] += bias[n] (the fp32 reference of a call with a bias).
+__global__ void add_bias(float* ref, const __nv_bfloat16* bias, size_t M, size_t N) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < M * N; i += size_t(gridDim.x) * blockDim.x)
+    ref[i] += __bfloat162float(bias[i % N]);
+}
+
 // acc: [0] sum (out-ref)^2, [1] sum ref^2, [2] sum (bf16(ref)-ref)^2, [3] max |out-ref| (bits),
 // [4] non-finite outputs.
 __global__ void compare(const __nv_bfloat16* out, const float* ref, size_t n, double* acc) {
@@ -139,12 +145,14 @@ struct LtGemm {
   std::vector<cublasLtMatmulHeuristicResult_t> algos;
   size_t chosen = 0;
 
+  // bias: a bf16 [N] vector added by cuBLASLt's BIAS epilogue (one per output
+  // column of cake's D, i.e. per row of cuBLASLt's column-major D^T).
   LtGemm(Lt* l, int64_t M, int64_t N, int64_t k, cudaDataType in, cudaDataType out, bool fast_accum,
-         const float* scale_a = nullptr, const float* scale_b = nullptr)
+         const float* scale_a = nullptr, const float* scale_b = nullptr, const __nv_bfloat16* bias = nullptr)
       : lt(l) {
     std::ostringstream w;
-    w << (in == CUDA_R_8F_E4M3 ? "fp8" : "bf16") << (fast_accum ? "+fastacc" : "") << " -> "
-      << (out == CUDA_R_32F ? "fp32" : "bf16") << " M=" << M << " N=" << N << " k=" << k;
+    w << (in == CUDA_R_8F_E4M3 ? "fp8" : "bf16") << (fast_accum ? "+fastacc" : "") << (bias ? "+bias" : "")
+      << " -> " << (out == CUDA_R_32F ? "fp32" : "bf16") << " M=" << M << " N=" << N << " k=" << k;
     what = w.str();
     LT(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
     const cublasOperation_t t = CUBLAS_OP_T, n = CUBLAS_OP_N;
@@ -156,6 +164,13 @@ struct LtGemm {
       // Column-major A is cake's b, B is cake's a.
       LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scale_b, sizeof scale_b));
       LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scale_a, sizeof scale_a));
+    }
+    if (bias) {
+      const cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
+      const cudaDataType bias_type = CUDA_R_16BF;
+      LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue));
+      LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias));
+      LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type, sizeof bias_type));
     }
     LT(cublasLtMatrixLayoutCreate(&la, in, k, N, k));
     LT(cublasLtMatrixLayoutCreate(&lb, in, k, M, k));
@@ -397,7 +412,7 @@ int run_bench(int argc, char** argv) {
   std::string out_dir = "results";
   int reps = 15;
   double warmup_ms = 100;
-  bool ceilings = true, once = false, with_cutlass = false;
+  bool ceilings = true, once = false, with_cutlass = false, with_bias = false;
   double sustain_s = 0;
   std::string timeline_file;  // --timeline: CAKE_TIMELINE builds (src/sm90/timeline.cuh)
   for (int i = 1; i < argc; ++i) {
@@ -427,6 +442,7 @@ int run_bench(int argc, char** argv) {
     else if (arg == "--warmup") warmup_ms = std::stod(next());
     else if (arg == "--out") out_dir = next();
     else if (arg == "--cutlass") with_cutlass = true;
+    else if (arg == "--bias") with_bias = true;
     else if (arg == "--no-ceilings") ceilings = false;  // for profilers: only the grid's kernels run
     else if (arg == "--once") once = true;  // for profilers: one eager launch per variant, no timing
     else if (arg == "--timeline") timeline_file = next();
@@ -449,8 +465,10 @@ int run_bench(int argc, char** argv) {
         programs += std::string(programs.empty() ? "" : "|") + cake::program_name(p);
       std::printf("usage: cake_bench [--quick | --serving] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K]\n"
                   "                  [--r 32,64,128]\n"
-                  "                  [--reps 15] [--warmup 100] [--out results] [--cutlass] [--sustain S]\n"
+                  "                  [--reps 15] [--warmup 100] [--out results] [--cutlass] [--sustain S] [--bias]\n"
                   "             (--cutlass: CUTLASS's own FP8 GEMM timed beside cuBLASLt, both accumulation modes;\n"
+                  "              --bias: every variant adds a bf16 bias [N]: cake's argument, cuBLASLt's BIAS epilogue\n"
+                  "              (the unfused path's FP8 GEMM too); not with --cutlass, whose GEMM has no bias here;\n"
                   "              --sustain S: each variant also replayed alone for S seconds, its mean time printed)\n"
                   "experiments: [--program %s]\n"
                   "             [--split S] [--rows R] [--promote 64|128] [--multicast 1|2|m|n] [--raster G] [--one-region] [--occupancy]\n"
@@ -464,6 +482,10 @@ int run_bench(int argc, char** argv) {
     }
   }
 
+  if (with_bias && with_cutlass) {
+    std::fprintf(stderr, "cake_bench: --bias and --cutlass: the CUTLASS reference GEMM here has no bias epilogue\n");
+    return 2;
+  }
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     std::fprintf(stderr, "cake_bench: no CUDA GPU on this machine; the benchmark needs an SM90 GPU.\n");
@@ -530,8 +552,10 @@ int run_bench(int argc, char** argv) {
   std::printf("ceilings measured here: copy %.2f TB/s (read+write), cuBLASLt FP8 8192^3 %.0f TFLOP/s, BF16 %.0f TFLOP/s\n",
               copy_TBps, fp8_TFLOPs, bf16_TFLOPs);
   std::printf("timing: per shape and r, the variants' graphs replayed interleaved, %d timed rounds (median) after "
-              "%.0f ms of untimed ones\n\n",
+              "%.0f ms of untimed ones\n",
               reps, warmup_ms);
+  std::printf("bias: %s\n\n", with_bias ? "every variant adds a bf16 bias [N] (cake's argument, cuBLASLt's BIAS epilogue)"
+                                        : "none");
 
   std::vector<Row> rows;
   std::printf("%6s %6s %6s %4s | %9s %9s %9s %9s %9s | %7s %7s | %9s %9s %9s | %6s %6s\n", "M", "N", "K", "r", "cake",
@@ -568,9 +592,13 @@ int run_bench(int argc, char** argv) {
       // Whole turns over the sets: a replay's first call then reads the set its last
       // call read nsets - 1 calls ago (at least twice the L2 since), never one still in L2.
       const int calls = nsets * ((20 + nsets - 1) / nsets);
+      // --bias: one bias for every set (N values: it stays in L2, as a layer's would).
+      Buf<__nv_bfloat16> bias(with_bias ? N : 0);
+      if (with_bias) fill_bf16<<<1024, 256, 0, stream>>>(bias.p, bias.n, 7, 2.0f);
+      const __nv_bfloat16* bias_p = with_bias ? bias.p : nullptr;
 
-      LtGemm base(&lt, M, N, K, CUDA_R_8F_E4M3, CUDA_R_16BF, true, scales.a(), scales.b());
-      LtGemm base_nofast(&lt, M, N, K, CUDA_R_8F_E4M3, CUDA_R_16BF, false, scales.a(), scales.b());
+      LtGemm base(&lt, M, N, K, CUDA_R_8F_E4M3, CUDA_R_16BF, true, scales.a(), scales.b(), bias_p);
+      LtGemm base_nofast(&lt, M, N, K, CUDA_R_8F_E4M3, CUDA_R_16BF, false, scales.a(), scales.b(), bias_p);
       // The fp32 reference: a and b widened exactly to bf16, bf16 GEMM with fp32
       // accumulation and output (no FP8 tensor-core accumulation involved).
       LtGemm ref_base(&lt, M, N, K, CUDA_R_16BF, CUDA_R_32F, false);
@@ -635,6 +663,7 @@ int run_bench(int argc, char** argv) {
           x.M = M, x.N = N, x.K = K, x.r = r;
           x.a = s.a.p, x.b = s.b.p, x.a_scale = scales.a(), x.b_scale = scales.b();
           x.lora_scale = ls, x.d = s.d.p, x.lora_b = s.lora_b.p, x.out = s.out.p;
+          x.bias = bias_p;
           return x;
         };
 
@@ -675,6 +704,7 @@ int run_bench(int argc, char** argv) {
           // alpha = a_scale * b_scale in fp32, as the contract computes it.
           ref_base.run(wide_a.p, wide_b.p, ref.p, a_scale * b_scale, 0.0f, stream);
           if (with_adapter) ref_lora.run(sets[0].d.p, sets[0].lora_b.p, ref.p, s_lora, 1.0f, stream);
+          if (bias_p) add_bias<<<264, 256, 0, stream>>>(ref.p, bias_p, M, N);
           CK(cudaMemsetAsync(sets[0].out.p, 0xFF, M * N * 2, stream));
           produce();
           CK(cudaMemsetAsync(acc.p, 0, 5 * sizeof(double), stream));
@@ -851,7 +881,7 @@ int run_bench(int argc, char** argv) {
   std::ofstream js(out_dir + "/bench.json");
   js << "{\n \"device\": \"" << prop.name << "\",\n \"sms\": " << prop.multiProcessorCount << ",\n \"copy_TBps\": " << copy_TBps
      << ",\n \"fp8_TFLOPs\": " << fp8_TFLOPs << ",\n \"bf16_TFLOPs\": " << bf16_TFLOPs << ",\n \"host_call_us\": " << host_us
-     << ",\n \"rows\": [\n";
+     << ",\n \"bias\": " << (with_bias ? "true" : "false") << ",\n \"rows\": [\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
     const double tf = r.flops / (r.cake * 1e-6) / 1e12, gb = r.bytes / (r.cake * 1e-6) / 1e9;

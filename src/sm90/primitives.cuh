@@ -225,6 +225,19 @@ __device__ __forceinline__ void add_shared_v4(uint32_t addr, float& a, float& b,
       : "memory");
 }
 
+// A 16-bit read-only global load (bias entries: 2-byte aligned), as a volatile
+// statement: issued where it stands, not sunk towards its first use, so that a
+// load at a tile's start has the whole K loop to land.
+__device__ __forceinline__ uint32_t ld_global_nc_u16(const void* p) {
+  unsigned short v;
+  asm volatile("ld.global.nc.u16 %0, [%1];" : "=h"(v) : "l"(p));
+  return v;
+}
+
+// The two bf16 halves of a register as fp32 (exact).
+__device__ __forceinline__ float bf16_lo(uint32_t x) { return __uint_as_float(x << 16); }
+__device__ __forceinline__ float bf16_hi(uint32_t x) { return __uint_as_float(x & 0xffff0000u); }
+
 __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
   __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
   return *reinterpret_cast<uint32_t*>(&v);

@@ -501,6 +501,36 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       fence_operands(acc);
     };
 
+    // The bias (where given, on the leader) is read at each tile's start, so that its
+    // loads land during the K loop instead of in the epilogue, where the tensor cores
+    // wait for them (H200, r = 128, with a bias against without: read in the epilogue,
+    // entry by entry, 1.04-1.09 of the time at M = 512-2048 on the non-turned
+    // programs; read here 1.00-1.03). Not turned: the warpgroup's kWarpgroupQ columns
+    // as bf16 pairs spread over the warp's lanes (pair 32 * i + lane in bias[i]), each
+    // thread's taken by a shuffle in the epilogue; turned: this thread's two P rows,
+    // packed (-0, the addition's identity, for none). Held in registers: a producer
+    // warp copying them into shared memory made the 40-register producer spill.
+    const bool with_bias = params.bias != nullptr && leader;
+    constexpr int kBiasRegs = Shape::kSwapAB ? 1 : (kWarpgroupQ / 2 + 31) / 32;
+    uint32_t bias[kBiasRegs];
+    auto load_bias = [&](uint32_t tp, uint32_t tq) {
+      if constexpr (!Shape::kSwapAB) {
+        const uint32_t q0 = tq * kBlockQ + wg_q * kWarpgroupQ;
+#pragma unroll
+        for (int i = 0; i < kBiasRegs; ++i) {
+          const uint32_t pair = 32 * i + lane, n = q0 + 2 * pair;  // N is even: a pair is in or out
+          bias[i] = 0;
+          if (with_bias && pair < kWarpgroupQ / 2 && n < params.n)
+            bias[i] = ld_global_nc_u16(params.bias + n) | ld_global_nc_u16(params.bias + n + 1) << 16;
+        }
+      } else {
+        const uint32_t n = tp * p_step + wg_p * 64 + 16 * warp + lane / 4;  // and n + 8
+        const uint32_t lo = with_bias && n < params.n ? ld_global_nc_u16(params.bias + n) : 0x8000u;
+        const uint32_t hi = with_bias && n + 8 < params.n ? ld_global_nc_u16(params.bias + n + 8) : 0x8000u;
+        bias[0] = lo | hi << 16;
+      }
+    };
+
     // The next tile's first unit (its adapter slices where the adapter is on, else
     // its first K block) may run on the tensor cores during this tile's epilogue
     // (the carry, in the epilogue): `carried` says that acc starts from it. The
@@ -510,6 +540,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     for (; scheduler.valid(); scheduler.advance()) {
       const uint32_t tp = own_p(scheduler.tp), tq = own_q(scheduler.tq);
       CAKE_TIMELINE_ONLY(timeline.next_tile(tp, tq); timeline.stamp(Timeline::kStart));
+      load_bias(tp, tq);
       // The adapter first (the producer streams its slices before the K blocks), so
       // that part is free when the K loop ends and acc then holds the output but for
       // the bias. (On the split-K leader it takes the place of K blocks, the units
@@ -651,20 +682,29 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           for (int i = 0; i < kAccRegs; ++i) part[0][i] = 0.0f;
         }
         uint32_t out2[kAccRegs / 2];
+        // Two branches, so that without a bias the packing is only that.
+        auto pack = [&](auto bias_c) {
 #pragma unroll
-        for (int j = 0; j < kWarpgroupQ / 8; ++j) {
+          for (int j = 0; j < kWarpgroupQ / 8; ++j) {
+            // out row = P row, out column = Q column: this thread's two adjacent
+            // columns of block j are the warpgroup's bias pair 4 * j + lane % 4.
+            uint32_t b2 = 0;
+            if constexpr (decltype(bias_c)::value) b2 = __shfl_sync(0xffffffffu, bias[j / 8], (4 * j) % 32 + lane % 4);
 #pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            float v[2] = {acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]};
-            // out row = P row, out column = Q column: two adjacent columns.
-            const uint32_t n = tq * kBlockQ + wg_q * kWarpgroupQ + 8 * j + 2 * (lane % 4);
-            if (params.bias != nullptr && n < params.n) {
-              v[0] += __bfloat162float(params.bias[n]);
-              v[1] += __bfloat162float(params.bias[n + 1]);
+            for (int h = 0; h < 2; ++h) {
+              float v[2] = {acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]};
+              if constexpr (decltype(bias_c)::value) {
+                v[0] += bf16_lo(b2);
+                v[1] += bf16_hi(b2);
+              }
+              out2[2 * j + h] = pack_bf16x2(v[0], v[1]);
             }
-            out2[2 * j + h] = pack_bf16x2(v[0], v[1]);
           }
-        }
+        };
+        if (with_bias)
+          pack(std::true_type{});
+        else
+          pack(std::false_type{});
         // Staging: the previous tile's TMA store must have read the buffer. (stmatrix,
         // four 8 x 8 blocks per instruction as in the turned programs, measured
         // slower here: 1.004-1.016 of the times on 128 x 128 tiles, e.g. M = 512,
@@ -710,10 +750,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           // none (warp-uniform).
           const int chunk = 2 * warp + h;
           if (8 * chunk >= out_rows) continue;
-          // The bias of this thread's P row; -0 is the identity of the addition.
-          const uint32_t n = tp * p_step + wg_p * 64 + 8 * chunk + lane / 4;
-          const float bias_n =
-              params.bias != nullptr && n < params.n ? __bfloat162float(params.bias[n]) : -0.0f;
+          // The bias of this thread's P row (loaded at the tile's start).
+          const float bias_n = h == 0 ? bf16_lo(bias[0]) : bf16_hi(bias[0]);
           auto packed = [&](int j) {
             float v[2];
 #pragma unroll
