@@ -11,7 +11,12 @@ the store's issue, the tile's whole length, and the gap in which no consumer
 warpgroup of the CTA was in a K loop (the last one's K loop end to the first one's
 next tile start).
 
-    python3 scripts/timeline.py FILE [--all-tiles]
+--edges: per region, the first tile of the CTAs on the last tile along Q, on the last
+along P, and of the others (adapter, K loop, full waits, epilogue: median [min, max]
+SM cycles), and the CTAs with the slowest K loops (where a short last tile, whose
+operand ends inside it, would show).
+
+    python3 scripts/timeline.py FILE [--all-tiles] [--edges]
 """
 import sys
 
@@ -32,11 +37,37 @@ def spread(values):
     return f"median {p50:8.0f}  p10 {p10:8.0f}  p90 {p90:8.0f}  (n {a.size})"
 
 
+def print_edges(tiles):
+    """The CTAs' first tiles by where they lie: the last along Q, along P, the others."""
+    first = tiles[:, :, 0, :]
+    tile_id = first[:, 0, TILE_ID]
+    tp, tq = tile_id >> 16, tile_id & 0xFFFF
+    k_loop = (first[:, :, K_LOOP_END] - first[:, :, ADAPTER]).max(1)
+    phases = {
+        "adapter": (first[:, :, ADAPTER] - first[:, :, START]).max(1),
+        "K loop": k_loop,
+        "full waits": first[:, :, FULL_WAIT].max(1),
+        "epilogue": (first[:, :, STORE_ISSUED] - first[:, :, K_LOOP_END]).max(1),
+    }
+
+    def brief(a):
+        return f"{np.median(a):6.0f} [{a.min():6.0f}, {a.max():6.0f}]"
+
+    print("   first tiles by position (slowest warpgroup; median [min, max] SM cycles)")
+    others = (tq != tq.max()) & (tp != tp.max())
+    for name, sel in ((f"last along Q (tq {tq.max()})", tq == tq.max()),
+                      (f"last along P (tp {tp.max()})", tp == tp.max()), ("the others", others)):
+        if sel.any():
+            print(f"    {name:22s} n {sel.sum():3d}  " + "  ".join(f"{k} {brief(v[sel])}" for k, v in phases.items()))
+    slow = np.argsort(-k_loop)[:6]
+    print("    slowest K loops (tp, tq: cycles): " + ", ".join(f"{tp[i]}, {tq[i]}: {k_loop[i]}" for i in slow))
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
         return 2
-    every_tile = "--all-tiles" in argv
+    every_tile, edges = "--all-tiles" in argv, "--edges" in argv
     words = np.fromfile(argv[1], dtype=np.uint64).astype(np.int64)
     if words.size != REGIONS * CTAS * CTA_WORDS:
         print(f"{argv[1]}: {words.size} words, expected {REGIONS * CTAS * CTA_WORDS} (timeline.cuh's layout)")
@@ -79,6 +110,8 @@ def main(argv):
                 now, nxt = tiles[after][:, :, i, :], tiles[after][:, :, i + 1, :]
                 print("    whole tile     ", spread((nxt[:, :, START] - now[:, :, START]).ravel()))
                 print("    no K loop      ", spread(nxt[:, :, START].min(1) - now[:, :, K_LOOP_END].max(1)))
+        if edges:
+            print_edges(tiles)
         print("   first tile start after the CTA's start:", spread(tiles[:, 0, 0, 0] - clk0))
         if not capped:
             last = tiles[np.arange(len(ctas)), 0, counts - 1]

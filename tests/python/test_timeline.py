@@ -86,3 +86,32 @@ def test_long_runs_keep_their_first_tiles(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "== region 1: 1 CTAs" in out and f"{tl.TILES}: 1 (the first {tl.TILES} recorded)" in out
     assert "CTA end after its last store issue" not in out
+
+
+def test_edges_split_the_first_tiles_by_position(tmp_path, capsys):
+    # One-tile CTAs on 4 x 3 tiles (tp, tq): the last tile along Q runs its K loop in
+    # 9000 cycles, the last along P in 8000, the others in 7000.
+    tl = load_timeline()
+    words = np.zeros((tl.REGIONS, tl.CTAS, tl.CTA_WORDS), dtype=np.uint64)
+    cta = 0
+    for tp in range(4):
+        for tq in range(3):
+            k_loop = 9000 if tq == 2 else 8000 if tp == 3 else 7000
+            words[0, cta, :4] = [10**18, 1000, 10**18 + 10**5, 1000 + 10**5]
+            for wg in range(2):
+                at = tl.CONSUMER_WORD + wg * tl.TILES * tl.TILE_WORDS
+                t0 = 2000
+                words[0, cta, at:at + 7] = [t0, t0 + 500, t0 + 500 + k_loop - wg, t0 + 500 + k_loop + 400,
+                                            t0 + 500 + k_loop + 600, 100 * tp, (tp << 16) | tq]
+            cta += 1
+    path = tmp_path / "edges.bin"
+    words.tofile(path)
+    assert tl.main(["timeline.py", str(path), "--edges"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"last along Q \(tq 2\) +n +4 +adapter +500 .*K loop +9000 ", out)
+    assert re.search(r"last along P \(tp 3\) +n +3 .*K loop +8000 \[ +8000, +9000\]", out)
+    assert re.search(r"the others +n +6 .*K loop +7000 \[ +7000, +7000\].*full waits +100 ", out)
+    assert "slowest K loops (tp, tq: cycles): " in out and ", 2: 9000" in out
+    # Without the flag the view is not printed.
+    assert tl.main(["timeline.py", str(path)]) == 0
+    assert "first tiles by position" not in capsys.readouterr().out
