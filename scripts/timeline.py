@@ -3,9 +3,10 @@
 with -DCAKE_TIMELINE=ON; the layout is src/sm90/timeline.cuh's and run_program.h's).
 
 Per region of the call (the plan's head, then its rest): when its CTAs started (the
-producer's first load, after the set-up and the grid-dependency wait) and ended (left
-the SM) (global ns, from the first CTA's start), the SM clock over the launch, and per
-tile index the consumer warpgroups' phases in SM cycles: the adapter (tile start to
+producer's first load, after the set-up and the grid-dependency wait) and ended (its
+first consumer warpgroup after its last stores' reads and, in pairs, the cluster
+barrier: the CTA leaves) (global ns, from the first CTA's start), the SM clock over
+the launch, and per tile index the consumer warpgroups' phases in SM cycles: the adapter (tile start to
 its sum retired), the K loop, the waits for full stages inside it, the staging and
 the store's issue, the tile's whole length, and the gap in which no consumer
 warpgroup of the CTA was in a K loop (the last one's K loop end to the first one's
@@ -25,6 +26,9 @@ import numpy as np
 TILES, TILE_WORDS, CONSUMER_WORD, WARPGROUPS = 8, 8, 32, 3
 CTA_WORDS = CONSUMER_WORD + WARPGROUPS * TILES * TILE_WORDS
 CTAS, REGIONS = 256, 2
+# A CTA's word: the SM clock when its first consumer warpgroup's last stores had been
+# read (before the pair's cluster barrier).
+STORES_READ = 4
 # A tile's words (timeline.cuh Timeline::Word).
 START, ADAPTER, K_LOOP_END, STAGED, STORE_ISSUED, FULL_WAIT, TILE_ID = range(7)
 
@@ -116,6 +120,10 @@ def main(argv):
         if not capped:
             last = tiles[np.arange(len(ctas)), 0, counts - 1]
             print("   CTA end after its last store issue:    ", spread(clk1 - last[:, STORE_ISSUED]))
+            read = ctas[:, STORES_READ]
+            if (read != 0).any():  # the stores' reads, then (pairs) the cluster barrier
+                print("     of which the stores' reads:          ", spread(read - last[:, STORE_ISSUED]))
+                print("     and the wait at the pair's barrier:  ", spread(clk1 - read))
     return 0
 
 

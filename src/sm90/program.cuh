@@ -821,6 +821,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       carried = carry;
     }
     if (leader && thread == 0) cute::tma_store_wait<0>();
+    CAKE_TIMELINE_ONLY(if (cw == 0 && thread == 0) Timeline::stores_read(timeline_cta));
     // Multicast: no CTA leaves while another may still arrive on its barriers.
     // The consumers hold it (exited threads do not count at the cluster barrier;
     // everything the other CTA's producer sends here, they have consumed).

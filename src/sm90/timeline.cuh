@@ -22,7 +22,8 @@ namespace cake::sm90 {
 // One CTA's words (run_program.h kTimelineCtaWords): [0, 1] global ns and SM clock
 // when the producer starts (after the grid-dependency wait and the lora_scale load,
 // right before its first load), [2, 3] when the CTA leaves (its first consumer
-// warpgroup after the last stores' reads and, in pairs, the cluster barrier); from
+// warpgroup after the last stores' reads and, in pairs, the cluster barrier), [4] the
+// SM clock when that warpgroup's last stores had been read (before the barrier); from
 // kTimelineConsumerWord, per consumer warpgroup kTimelineTiles tiles of
 // kTimelineTileWords: the clock at the tile's start, adapter retired, K loop ended,
 // outputs staged, store issued; the cycles spent waiting for full stages in its K
@@ -50,6 +51,9 @@ struct Timeline {
   }
   __device__ static void end(unsigned long long* base) {
     if (base) base[2] = global_ns(), base[3] = clock();
+  }
+  __device__ static void stores_read(unsigned long long* base) {
+    if (base) base[4] = clock();
   }
   // Consumer warpgroup cw, thread `thread` of it: only its first thread records.
   __device__ void consumer(unsigned long long* base, int cw, int thread) {

@@ -45,6 +45,7 @@ def test_reads_a_known_timeline(tmp_path, capsys):
     words = np.zeros((tl.REGIONS, tl.CTAS, tl.CTA_WORDS), dtype=np.uint64)
     for cta in range(132):
         words[0, cta, :4] = [10**18 + cta, 5000, 10**18 + cta + 100_000, 5000 + 130_000]  # 1.3 GHz
+        words[0, cta, tl.STORES_READ] = 5600 + 3 * 28_000 + 27_600 + 800  # 800 after the last store issue
         for wg in range(3):
             for tile in range(4):
                 t0 = 5600 + tile * 28_000 + wg * 100
@@ -62,6 +63,10 @@ def test_reads_a_known_timeline(tmp_path, capsys):
     assert re.search(r"no K loop +median +1300 ", out)
     assert "region 1" not in out
     assert "recorded)" not in out and "CTA end after its last store issue" in out
+    assert re.search(r"of which the stores' reads: +median +800 ", out)
+    # The CTA ends at 135000, its last store issue is at 117200: 17800, 800 + 17000.
+    assert re.search(r"CTA end after its last store issue: +median +17800 ", out)
+    assert re.search(r"and the wait at the pair's barrier: +median +17000 ", out)
 
 
 def test_says_when_nothing_was_recorded(tmp_path, capsys):
