@@ -6,11 +6,12 @@ Per region of the call (the plan's head, then its rest): when its CTAs started (
 producer's first load, after the set-up and the grid-dependency wait) and ended (its
 first consumer warpgroup after its last stores' reads and, in pairs, the cluster
 barrier: the CTA leaves) (global ns, from the first CTA's start), the SM clock over
-the launch, and per tile index the consumer warpgroups' phases in SM cycles: the adapter (tile start to
-its sum retired), the K loop, the waits for full stages inside it, the staging and
-the store's issue, the tile's whole length, and the gap in which no consumer
-warpgroup of the CTA was in a K loop (the last one's K loop end to the first one's
-next tile start).
+the launch, and per tile index the consumer warpgroups' phases in SM cycles: the
+adapter (tile start to its sum retired), the K loop, the waits for full stages
+inside it, the staging and the store's issue, the tile's whole length, and the gap
+in which no consumer warpgroup of the CTA was in a K loop (the last one's K loop end
+to the first one's next tile start). Where the build stamps it, the CTA's end after
+its last store issue is split into its stores' reads and the pair's barrier.
 
 --edges: per region, the first tile of the CTAs on the last tile along Q, on the last
 along P, and of the others (adapter, K loop, full waits, epilogue: median [min, max]
