@@ -8,6 +8,8 @@ from typing import Optional
 
 import torch
 
+import cake
+
 # A single-rounding result has ratio 1; the bar is 1.05x the floor (cuBLASLt
 # without fast accumulation measures 1.003x on the same kind of data).
 FROBENIUS_BAR = 1.05
@@ -108,3 +110,23 @@ def accuracy(out: torch.Tensor, ref: torch.Tensor, label: str = "") -> Accuracy:
 
 def poisoned(M: int, N: int, device: str = "cuda") -> torch.Tensor:
     return torch.full((M, N), float("nan"), dtype=torch.bfloat16, device=device)
+
+
+def run_and_check(p: Problem, seed_note: str = "") -> Accuracy:
+    """cake.mm_fp8_lora on p into a poisoned out, held to the element bar and, from
+    FROBENIUS_MIN_ELEMENTS outputs, the Frobenius bar against the fp64 reference."""
+    M, N, K = p.shape
+    out = poisoned(M, N)
+    got = cake.mm_fp8_lora(*p.args(), bias=p.bias, out=out)
+    assert got is out
+    ref = reference(p)
+    assert not torch.isnan(out).any(), f"unwritten or NaN elements {seed_note}"
+    acc = accuracy(out, ref, f"M={M} N={N} K={K} {seed_note}")
+    assert acc.worst_excess <= 1.0, (
+        f"M={M} N={N} K={K}: an element is off by {acc.worst_excess:.2f}x "
+        f"(one bf16 ulp + 1e-3 rms) {seed_note}")
+    if M * N >= FROBENIUS_MIN_ELEMENTS:
+        assert acc.ratio <= FROBENIUS_BAR, (
+            f"M={M} N={N} K={K}: relative Frobenius error {acc.rel_frobenius:.3e} is "
+            f"{acc.ratio:.3f}x the bf16 floor {acc.floor:.3e} {seed_note}")
+    return acc

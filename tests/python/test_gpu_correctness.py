@@ -12,7 +12,7 @@ import pytest
 import torch
 
 import cake
-from reference import FROBENIUS_BAR, FROBENIUS_MIN_ELEMENTS, accuracy, make_problem, poisoned, reference
+from reference import FROBENIUS_BAR, FROBENIUS_MIN_ELEMENTS, accuracy, make_problem, poisoned, reference, run_and_check
 
 pytestmark = pytest.mark.gpu
 
@@ -21,24 +21,6 @@ GRID_M = [1, 2, 7, 64, 65, 128, 1000, 4096]
 GRID_N = [8, 24, 136, 4096, 4104]
 GRID_K = [16, 48, 128, 4096, 16400]
 RANKS = [32, 64, 128]
-
-
-def run_and_check(p, seed_note=""):
-    M, N, K = p.shape
-    out = poisoned(M, N)
-    got = cake.mm_fp8_lora(*p.args(), bias=p.bias, out=out)
-    assert got is out
-    ref = reference(p)
-    assert not torch.isnan(out).any(), f"unwritten or NaN elements {seed_note}"
-    acc = accuracy(out, ref, f"M={M} N={N} K={K} {seed_note}")
-    assert acc.worst_excess <= 1.0, (
-        f"M={M} N={N} K={K}: an element is off by {acc.worst_excess:.2f}x "
-        f"(one bf16 ulp + 1e-3 rms) {seed_note}")
-    if M * N >= FROBENIUS_MIN_ELEMENTS:
-        assert acc.ratio <= FROBENIUS_BAR, (
-            f"M={M} N={N} K={K}: relative Frobenius error {acc.rel_frobenius:.3e} is "
-            f"{acc.ratio:.3f}x the bf16 floor {acc.floor:.3e} {seed_note}")
-    return acc
 
 
 GRID = list(itertools.product(GRID_M, GRID_N, GRID_K))
