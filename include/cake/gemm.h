@@ -53,4 +53,15 @@ void mm_fp8(const MmFp8LoraArgs& args, cudaStream_t stream);
 // contract first, launches nothing).
 Plan plan_for(const MmFp8LoraArgs& args);
 
+// The SMs cake's programs may use on `device`: its plans are made for that many
+// (the plan's SM count) and launch at most that many CTAs. An engine that runs
+// other kernels beside the GEMM (a tensor-parallel all-reduce, expert dispatch)
+// leaves them the rest. 0, the default, means all of the device's SMs. Throws
+// cake::InvalidArgument unless 0 <= sms <= the device's SM count (the limit is
+// then unchanged). Calls already captured in a CUDA graph keep their plans.
+void set_num_sms(int device, int sms);
+
+// The SM count cake plans for on `device`: the limit set, or all of its SMs.
+int num_sms(int device);
+
 }  // namespace cake

@@ -7,7 +7,7 @@ See :func:`cake.gemm.mm_fp8_lora`.
 
 from . import gemm, nn, ops
 from .errors import UnsupportedArchitectureError
-from .gemm import mm_fp8, mm_fp8_lora, plan
+from .gemm import get_num_sms, mm_fp8, mm_fp8_lora, plan, set_num_sms
 
 __version__ = "0.1.0"
-__all__ = ["gemm", "nn", "ops", "mm_fp8", "mm_fp8_lora", "plan", "UnsupportedArchitectureError", "__version__"]
+__all__ = ["gemm", "nn", "ops", "mm_fp8", "mm_fp8_lora", "plan", "set_num_sms", "get_num_sms", "UnsupportedArchitectureError", "__version__"]

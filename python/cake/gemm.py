@@ -12,7 +12,7 @@ import torch
 
 from ._ffi import lib as _lib
 
-__all__ = ["mm_fp8_lora", "mm_fp8", "plan"]
+__all__ = ["mm_fp8_lora", "mm_fp8", "plan", "set_num_sms", "get_num_sms"]
 
 
 def _run(op, a, b, a_scale, b_scale, d, lora_b, lora_scale, bias, out, out_dtype, backend, enable_pdl):
@@ -135,13 +135,37 @@ def device_info(device: Optional[int] = None) -> dict:
     return dict(_lib.device_info(int(device)))
 
 
+def set_num_sms(num_sms: Optional[int] = None, device: Optional[int] = None) -> None:
+    """Limits the SMs cake's programs use on a device (the current one by default).
+
+    Plans are then made for ``num_sms`` SMs and launch at most that many CTAs, so
+    that kernels running beside the GEMM (a tensor-parallel all-reduce, expert
+    dispatch) keep the rest; ``None`` (or 0) gives cake all of them again. The
+    limit is per device and per process; calls already captured in a CUDA graph
+    keep the plans they were captured with. Raises ValueError unless
+    0 <= num_sms <= the device's SM count.
+    """
+    if device is None:
+        device = torch.cuda.current_device()
+    _lib.set_num_sms(int(device), 0 if num_sms is None else int(num_sms))
+
+
+def get_num_sms(device: Optional[int] = None) -> int:
+    """The SM count cake plans for on a device: the limit of :func:`set_num_sms`,
+    or all of its SMs."""
+    if device is None:
+        device = torch.cuda.current_device()
+    return int(_lib.num_sms(int(device)))
+
+
 def plan(M: int, N: int, K: int, r: int = 0, arch: Optional[str] = None,
          num_sms: Optional[int] = None) -> dict:
     """The program cake runs for a problem, and its parameters, without launching.
 
     A pure function of (M, N, K, r, arch, num_sms): pass ``arch`` ("sm90",
     "sm100", "sm103") and ``num_sms`` to ask about any device; leave them None
-    to ask about the current CUDA device. ``r`` is the LoRA rank (0: adapter off).
+    to ask about the current CUDA device (``num_sms`` then is
+    :func:`get_num_sms`). ``r`` is the LoRA rank (0: adapter off).
 
     Returns a dict: program, arch, tile_m, tile_n, tile_k, swap_ab, cluster_m,
     cluster_n, scheduler, raster, raster_group, raster_block_m, raster_block_n,
@@ -155,5 +179,5 @@ def plan(M: int, N: int, K: int, r: int = 0, arch: Optional[str] = None,
     if arch is None or num_sms is None:
         info = device_info()
         arch = arch if arch is not None else info["arch"]
-        num_sms = num_sms if num_sms is not None else info["num_sms"]
+        num_sms = num_sms if num_sms is not None else get_num_sms()
     return dict(_lib.plan(int(M), int(N), int(K), int(r), str(arch), int(num_sms)))

@@ -181,8 +181,18 @@ Map<String, Any> device_info(int64_t device) {
   });
 }
 
+// The SM count cake plans for on a device (cake::set_num_sms / num_sms).
+void set_num_sms(int64_t device, int64_t sms) {
+  translate_errors([&] { cake::set_num_sms(static_cast<int>(device), static_cast<int>(sms)); });
+}
+int64_t num_sms(int64_t device) {
+  return translate_errors([&] { return static_cast<int64_t>(cake::num_sms(static_cast<int>(device))); });
+}
+
 }  // namespace
 
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(gemm, gemm);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(plan, plan);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(device_info, device_info);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(set_num_sms, set_num_sms);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(num_sms, num_sms);

@@ -3,16 +3,19 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
+#include <atomic>
 #include <mutex>
 #include <sstream>
 
 #include "cake/errors.h"
+#include "cake/gemm.h"
 
 namespace cake {
 namespace {
 constexpr int kMaxDevices = 64;
 std::array<DeviceInfo, kMaxDevices> g_info;
 std::array<std::once_flag, kMaxDevices> g_once;
+std::array<std::atomic<int>, kMaxDevices> g_sm_limit{};  // 0: all of the device's SMs
 }  // namespace
 
 void check_cuda(int status, const char* what) {
@@ -42,6 +45,23 @@ const DeviceInfo& device_info(int device) {
     d.arch = arch_from_compute_capability(d.major, d.minor);
   });
   return g_info[device];
+}
+
+void set_num_sms(int device, int sms) {
+  const DeviceInfo& info = device_info(device);
+  if (sms < 0 || sms > info.sms) {
+    std::ostringstream os;
+    os << "set_num_sms: num_sms must be between 1 and device " << device << "'s " << info.sms
+       << " SMs, or 0 for all of them (got " << sms << ")";
+    throw InvalidArgument(os.str());
+  }
+  g_sm_limit[device].store(sms, std::memory_order_relaxed);
+}
+
+int num_sms(int device) {
+  const int all = device_info(device).sms;
+  const int limit = g_sm_limit[device].load(std::memory_order_relaxed);
+  return limit > 0 ? limit : all;
 }
 
 Arch require_arch(const DeviceInfo& info) {

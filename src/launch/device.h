@@ -14,6 +14,8 @@ struct DeviceInfo {
 };
 
 // Cached per device ordinal; the first call per device queries the runtime.
+// `sms` is the hardware's count; plans use cake::num_sms (cake/gemm.h), which
+// set_num_sms may lower.
 const DeviceInfo& device_info(int device);
 
 // The architecture of `device`, or cake::UnsupportedArchitecture naming its

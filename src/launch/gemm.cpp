@@ -11,20 +11,21 @@
 namespace cake {
 namespace {
 
-// The plan for checked args on a device.
-Plan resolve(const char* op, const MmFp8LoraArgs& args, const DeviceInfo& info) {
+// The plan for checked args on a device, made for `sms` SMs.
+Plan resolve(const char* op, const MmFp8LoraArgs& args, const DeviceInfo& info, int sms) {
   const Arch arch = require_arch(info);
   check_problem(op, args, arch);
   const int64_t r = args.lora_scale ? args.r : 0;
-  return plan(args.M, args.N, args.K, r, arch, info.sms);
+  return plan(args.M, args.N, args.K, r, arch, sms);
 }
 
 void run(const char* op, const MmFp8LoraArgs& args, cudaStream_t stream) {
-  const DeviceInfo& info = device_info(current_device());
-  const Plan p = resolve(op, args, info);
+  const int device = current_device();
+  const int sms = num_sms(device);
+  const Plan p = resolve(op, args, device_info(device), sms);
   switch (p.arch) {
     case Arch::SM90:
-      sm90::launch(p, args, info.sms, stream);
+      sm90::launch(p, args, sms, stream);
       return;
     case Arch::SM100:
     case Arch::SM103:
@@ -51,6 +52,9 @@ void mm_fp8(const MmFp8LoraArgs& args, cudaStream_t stream) {
   run("mm_fp8", without_adapter(args), stream);
 }
 
-Plan plan_for(const MmFp8LoraArgs& args) { return resolve("plan_for", args, device_info(current_device())); }
+Plan plan_for(const MmFp8LoraArgs& args) {
+  const int device = current_device();
+  return resolve("plan_for", args, device_info(device), num_sms(device));
+}
 
 }  // namespace cake

@@ -570,6 +570,37 @@ TEST(Gpu, Deterministic) {
   EXPECT_EQ(std::memcmp(first.data(), second.data(), first.size() * 2), 0);
 }
 
+// An SM limit: the launcher plans for that many SMs (here another program than on
+// the whole H200: 192 x 112 on 63 CTAs instead of the turned 128 x 96 on 114), the
+// output still within the bar; out-of-range limits are refused and change nothing.
+TEST(Gpu, SmLimitPlansForThatManySms) {
+  REQUIRE_SM90();
+  int device = 0;
+  CUDA_OK(cudaGetDevice(&device));
+  const int all = cake::num_sms(device);
+  for (int bad : {-1, all + 1}) EXPECT_THROW(cake::set_num_sms(device, bad), cake::InvalidArgument) << bad;
+  EXPECT_EQ(cake::num_sms(device), all);
+  struct Reset {
+    int device;
+    ~Reset() { cake::set_num_sms(device, 0); }
+  } reset{device};
+
+  const int half = all / 2;
+  cake::set_num_sms(device, half);
+  EXPECT_EQ(cake::num_sms(device), half);
+  Problem p(520, 2312, 272, 64, true, 21);
+  Launch l(p);
+  const cake::MmFp8LoraArgs x = l.args(p, l.lora_scale());
+  const cake::Plan limited = cake::plan_for(x);
+  EXPECT_LE(limited.grid, half);
+  EXPECT_EQ(limited.program, cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, half).program);
+  expect_close(l.run(x), p.reference());
+
+  cake::set_num_sms(device, 0);
+  EXPECT_EQ(cake::num_sms(device), all);
+  EXPECT_EQ(cake::plan_for(x).program, cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, all).program);
+}
+
 // Split-K clusters (few tiles): a race between the CTAs of a cluster would show
 // as results that change from run to run.
 TEST(Gpu, SplitKIsDeterministic) {

@@ -107,6 +107,14 @@ def test_plan_is_pure_and_queryable():
         cake.plan(1, 8, 16, 0, arch="sm120", num_sms=10)
 
 
+def test_sm_limit_api():
+    assert cake.set_num_sms is cake.gemm.set_num_sms and cake.get_num_sms is cake.gemm.get_num_sms
+    assert list(inspect.signature(cake.set_num_sms).parameters) == ["num_sms", "device"]
+    assert list(inspect.signature(cake.get_num_sms).parameters) == ["device"]
+    for text in ["ValueError", "CUDA graph", "None"]:
+        assert text in cake.set_num_sms.__doc__
+
+
 def test_unsupported_architecture_error_is_a_runtime_error():
     assert issubclass(cake.UnsupportedArchitectureError, RuntimeError)
 

@@ -114,3 +114,21 @@ def test_lora_scale_none_ignores_d_entirely():
     out = cake.mm_fp8_lora(p.a, p.b, p.a_scale, p.b_scale, torch.zeros(3), "not a tensor", None)
     base = cake.mm_fp8(p.a, p.b, p.a_scale, p.b_scale)
     assert torch.equal(out.view(torch.int16), base.view(torch.int16))
+
+
+def test_sm_limit_rules():
+    all_sms = cake.gemm.device_info()["num_sms"]
+    assert cake.get_num_sms() == all_sms
+    for bad in (-1, all_sms + 1):
+        with pytest.raises(ValueError, match=rf"set_num_sms: num_sms must be between 1 and device \d+'s "
+                                             rf"{all_sms} SMs, or 0 for all of them \(got {bad}\)"):
+            cake.set_num_sms(bad)
+        assert cake.get_num_sms() == all_sms
+    try:
+        cake.set_num_sms(all_sms // 2)
+        assert cake.get_num_sms() == all_sms // 2
+        assert cake.plan(4096, 4096, 4096, 128)["workers"] <= all_sms // 2
+        assert cake.plan(4096, 4096, 4096, 128) == cake.plan(4096, 4096, 4096, 128, num_sms=all_sms // 2)
+    finally:
+        cake.set_num_sms(None)
+    assert cake.get_num_sms() == all_sms

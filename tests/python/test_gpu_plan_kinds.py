@@ -1,5 +1,7 @@
 """Every kind of plan cake launches on this device (plan_kinds.py), each on a
-problem off whole tiles, against fp64 on fresh random inputs into a poisoned out."""
+problem off whole tiles, against fp64 on fresh random inputs into a poisoned out;
+then, through cake.set_num_sms, the kinds that only fewer SMs give (H100 PCIe's
+114, H20's 78, half an H200)."""
 
 from __future__ import annotations
 
@@ -16,12 +18,31 @@ pytestmark = pytest.mark.gpu
 # The device's kinds where there is one; elsewhere the 132-SM list, skipped.
 _SMS = cake.gemm.device_info()["num_sms"] if GPU_SKIP_REASON is None else 132
 CASES = cases("sm90", _SMS)
+FEWER = [(sms, c) for sms in (114, 78, 66) if sms < _SMS
+         for c in cases("sm90", sms) if c.kind not in {x.kind for x in CASES}]
 
 
-@pytest.mark.parametrize("i", range(len(CASES)),
-                         ids=[f"{c.kind.replace(' ', '_')}-M{c.M}-N{c.N}-K{c.K}-r{c.r}" for c in CASES])
-def test_every_plan_kind(i):
-    c = CASES[i]
-    assert kind(c.M, c.N, c.K, c.r, "sm90", cake.gemm.device_info()["num_sms"]) == c.kind
+def case_id(c, sms=None):
+    return (f"{sms}sms-" if sms else "") + f"{c.kind.replace(' ', '_')}-M{c.M}-N{c.N}-K{c.K}-r{c.r}"
+
+
+def run_case(c, i, sms):
+    assert cake.get_num_sms() == sms
+    assert kind(c.M, c.N, c.K, c.r, "sm90", sms) == c.kind
     run_and_check(make_problem(c.M, c.N, c.K, r=c.r, bias=i % 2 == 0, seed=5000 + i), f"({c.kind}, r={c.r})")
     torch.cuda.empty_cache()
+
+
+@pytest.mark.parametrize("i", range(len(CASES)), ids=[case_id(c) for c in CASES])
+def test_every_plan_kind(i):
+    run_case(CASES[i], i, cake.gemm.device_info()["num_sms"])
+
+
+@pytest.mark.parametrize("i", range(len(FEWER)), ids=[case_id(c, sms) for sms, c in FEWER])
+def test_every_plan_kind_on_fewer_sms(i):
+    sms, c = FEWER[i]
+    cake.set_num_sms(sms)
+    try:
+        run_case(c, 7000 + i, sms)
+    finally:
+        cake.set_num_sms(None)
