@@ -135,6 +135,10 @@ struct Lt {
   }
 };
 
+// --sms: the SMs every variant may use (0: all). cake plans for them
+// (cake::set_num_sms); cuBLASLt is told to target them (SM_COUNT_TARGET).
+int g_sms = 0;
+
 // One cuBLASLt GEMM in cake's orientation: D[M,N] (row-major) = alpha * A[M,k] B[N,k]^T + beta*C,
 // expressed column-major as D^T = B A^T ("TN", the layout FP8 requires).
 struct LtGemm {
@@ -165,6 +169,8 @@ struct LtGemm {
       LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scale_b, sizeof scale_b));
       LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scale_a, sizeof scale_a));
     }
+    if (g_sms > 0)
+      LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET, &g_sms, sizeof g_sms));
     if (bias) {
       const cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
       const cudaDataType bias_type = CUDA_R_16BF;
@@ -363,8 +369,7 @@ cake::bench::Forcing g_forcing;
 
 void run_cake(const cake::MmFp8LoraArgs& x, cudaStream_t stream) {
   if (!g_forcing.any()) return cake::mm_fp8_lora(x, stream);
-  int sms = 0;
-  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const int sms = cake::num_sms(0);
   cake::sm90::launch(g_forcing.plan(x.M, x.N, x.K, x.r, sms), x, sms, stream);
 }
 
@@ -447,6 +452,7 @@ int run_bench(int argc, char** argv) {
     else if (arg == "--once") once = true;  // for profilers: one eager launch per variant, no timing
     else if (arg == "--timeline") timeline_file = next();
     else if (arg == "--sustain") sustain_s = std::stod(next());
+    else if (arg == "--sms") g_sms = std::stoi(next());
     else if (g_forcing.parse(argc, argv, i)) continue;
     else if (arg == "--occupancy") {
       for (cake::Program p : cake::sm90::kPrograms) {
@@ -465,11 +471,13 @@ int run_bench(int argc, char** argv) {
         programs += std::string(programs.empty() ? "" : "|") + cake::program_name(p);
       std::printf("usage: cake_bench [--quick | --serving] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K]\n"
                   "                  [--r 32,64,128]\n"
-                  "                  [--reps 15] [--warmup 100] [--out results] [--cutlass] [--sustain S] [--bias]\n"
+                  "                  [--reps 15] [--warmup 100] [--out results] [--cutlass] [--sustain S] [--bias] [--sms S]\n"
                   "             (--cutlass: CUTLASS's own FP8 GEMM timed beside cuBLASLt, both accumulation modes;\n"
                   "              --bias: every variant adds a bf16 bias [N]: cake's argument, cuBLASLt's BIAS epilogue\n"
                   "              (the unfused path's FP8 GEMM too); not with --cutlass, whose GEMM has no bias here;\n"
-                  "              --sustain S: each variant also replayed alone for S seconds, its mean time printed)\n"
+                  "              --sustain S: each variant also replayed alone for S seconds, its mean time printed;\n"
+                  "              --sms S: cake and cuBLASLt use at most S SMs (cake.set_num_sms, cuBLASLt's\n"
+                  "              SM_COUNT_TARGET); not with --cutlass; no ceilings, so floors print nan)\n"
                   "experiments: [--program %s]\n"
                   "             [--split S] [--rows R] [--promote 64|128] [--multicast 1|2|m|n] [--raster G] [--one-region] [--occupancy]\n"
                   "             [--no-ceilings] (skip the copy / cuBLASLt ceilings: floors print nan)\n"
@@ -482,6 +490,10 @@ int run_bench(int argc, char** argv) {
     }
   }
 
+  if (g_sms && with_cutlass) {
+    std::fprintf(stderr, "cake_bench: --sms and --cutlass: the CUTLASS reference is not limited to S SMs here\n");
+    return 2;
+  }
   if (with_bias && with_cutlass) {
     std::fprintf(stderr, "cake_bench: --bias and --cutlass: the CUTLASS reference GEMM here has no bias epilogue\n");
     return 2;
@@ -497,6 +509,15 @@ int run_bench(int argc, char** argv) {
     std::fprintf(stderr, "cake_bench: %s is compute capability %d.%d; cake's programs run on SM90.\n", prop.name,
                  prop.major, prop.minor);
     return 1;
+  }
+  if (g_sms) {
+    try {
+      cake::set_num_sms(0, g_sms);
+    } catch (const cake::InvalidArgument& e) {
+      std::fprintf(stderr, "cake_bench: --sms: %s\n", e.what());
+      return 2;
+    }
+    ceilings = false;  // the copy and cuBLASLt ceilings are the whole device's
   }
 #if CAKE_TIMELINE
   Buf<unsigned long long> timeline;
@@ -549,6 +570,7 @@ int run_bench(int argc, char** argv) {
     bf16_TFLOPs = 2.0 * S * S * S / (t16 * 1e-6) / 1e12;
   }
   std::printf("device: %s, %d SMs, L2 %.0f MiB\n", prop.name, prop.multiProcessorCount, l2 / (1 << 20));
+  if (g_sms) std::printf("every variant limited to %d SMs (--sms)\n", g_sms);
   std::printf("ceilings measured here: copy %.2f TB/s (read+write), cuBLASLt FP8 8192^3 %.0f TFLOP/s, BF16 %.0f TFLOP/s\n",
               copy_TBps, fp8_TFLOPs, bf16_TFLOPs);
   std::printf("timing: per shape and r, the variants' graphs replayed interleaved, %d timed rounds (median) after "
@@ -568,7 +590,7 @@ int run_bench(int argc, char** argv) {
       if (g_forcing.any()) {
         // A sweep over shapes goes on past those the forced program cannot run.
         try {
-          g_forcing.plan(M, N, K, rmax, prop.multiProcessorCount);
+          g_forcing.plan(M, N, K, rmax, cake::num_sms(0));
         } catch (const cake::InvalidArgument& e) {
           std::printf("%6lld %6lld %6lld skipped: %s\n", static_cast<long long>(M), static_cast<long long>(N),
                       static_cast<long long>(K), e.what());
@@ -879,7 +901,7 @@ int run_bench(int argc, char** argv) {
          "cake_over_cublaslt,cake_over_unfused,cake_s0_over_cublaslt,check_ratio,check_ok,cutlass_us,cutlass_fast_us,"
          "cutlass_config,cutlass_fast_config\n";
   std::ofstream js(out_dir + "/bench.json");
-  js << "{\n \"device\": \"" << prop.name << "\",\n \"sms\": " << prop.multiProcessorCount << ",\n \"copy_TBps\": " << copy_TBps
+  js << "{\n \"device\": \"" << prop.name << "\",\n \"sms\": " << prop.multiProcessorCount << ",\n \"sms_used\": " << cake::num_sms(0) << ",\n \"copy_TBps\": " << copy_TBps
      << ",\n \"fp8_TFLOPs\": " << fp8_TFLOPs << ",\n \"bf16_TFLOPs\": " << bf16_TFLOPs << ",\n \"host_call_us\": " << host_us
      << ",\n \"bias\": " << (with_bias ? "true" : "false") << ",\n \"rows\": [\n";
   for (size_t i = 0; i < rows.size(); ++i) {
