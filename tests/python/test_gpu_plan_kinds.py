@@ -10,7 +10,7 @@ import torch
 
 import cake
 from conftest import GPU_SKIP_REASON
-from plan_kinds import cases, kind
+from plan_kinds import cases, kind, regions
 from reference import make_problem, run_and_check
 
 pytestmark = pytest.mark.gpu
@@ -44,5 +44,16 @@ def test_every_plan_kind_on_fewer_sms(i):
     cake.set_num_sms(sms)
     try:
         run_case(c, 7000 + i, sms)
+    finally:
+        cake.set_num_sms(None)
+
+
+def test_a_chain_of_regions_on_three_sms():
+    """On 3 SMs the rest of a cut is cut again: five launches of 192 x 128 cover out."""
+    M, N, K, r = 511, 1280, 8192, 64
+    assert [p["head_n"] for p in regions(M, N, K, r, "sm90", 3)] == [256, 256, 256, 256, 256]
+    cake.set_num_sms(3)
+    try:
+        run_and_check(make_problem(M, N, K, r=r, bias=True, seed=3), "(3 SMs, five regions)")
     finally:
         cake.set_num_sms(None)
