@@ -84,6 +84,30 @@ def test_cuda_graph_captured_with_the_adapter_off():
     assert torch.equal(bits(out), bits(eager(p, p.lora_scale)))
 
 
+def test_cuda_graph_keeps_the_sm_limit_it_was_captured_with():
+    # Split-K over 4 on the whole H200, unsplit on 16 SMs: the outputs differ in
+    # their last bits, so a replay shows which plan it runs.
+    M, N, K, r = 16, 1032, 2064, 64
+    p = make_problem(M, N, K, r=r, bias=True, seed=9)
+    whole = eager(p, p.lora_scale)
+    out = torch.empty(M, N, dtype=torch.bfloat16, device="cuda")
+    cake.set_num_sms(16)
+    try:
+        assert cake.plan(M, N, K, r)["split_k"] != cake.plan(M, N, K, r, num_sms=cake.gemm.device_info()["num_sms"])["split_k"]
+        limited = eager(p, p.lora_scale)
+        cake.mm_fp8_lora(*p.args(), bias=p.bias, out=out)
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            cake.mm_fp8_lora(*p.args(), bias=p.bias, out=out)
+    finally:
+        cake.set_num_sms(None)
+    assert not torch.equal(bits(whole), bits(limited))
+    out.fill_(float("nan"))
+    g.replay()
+    assert torch.equal(bits(out), bits(limited))
+    assert torch.equal(bits(eager(p, p.lora_scale)), bits(whole))
+
+
 class Tiny(torch.nn.Module):
     def __init__(self, p):
         super().__init__()
