@@ -10,4 +10,5 @@ from .errors import UnsupportedArchitectureError
 from .gemm import get_num_sms, mm_fp8, mm_fp8_lora, plan, set_num_sms
 
 __version__ = "0.1.0"
-__all__ = ["gemm", "nn", "ops", "mm_fp8", "mm_fp8_lora", "plan", "set_num_sms", "get_num_sms", "UnsupportedArchitectureError", "__version__"]
+__all__ = ["gemm", "nn", "ops", "mm_fp8", "mm_fp8_lora", "plan", "set_num_sms", "get_num_sms",
+           "UnsupportedArchitectureError", "__version__"]

@@ -94,7 +94,8 @@ def test_cuda_graph_keeps_the_sm_limit_it_was_captured_with():
     out = torch.empty(M, N, dtype=torch.bfloat16, device="cuda")
     cake.set_num_sms(66)
     try:
-        assert cake.plan(M, N, K, r)["split_k"] != cake.plan(M, N, K, r, num_sms=cake.gemm.device_info()["num_sms"])["split_k"]
+        whole_sms = cake.gemm.device_info()["num_sms"]
+        assert cake.plan(M, N, K, r)["split_k"] != cake.plan(M, N, K, r, num_sms=whole_sms)["split_k"]
         limited = eager(p, p.lora_scale)
         cake.mm_fp8_lora(*p.args(), bias=p.bias, out=out)
         g = torch.cuda.CUDAGraph()
