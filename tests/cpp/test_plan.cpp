@@ -792,6 +792,26 @@ TEST(PlanSm90, OneProgramPlannedOnAnyShape) {
   EXPECT_THROW(cake::plan_sm90_program(Program::kBlackwellStatic, 1, 8, 16, 132), cake::InvalidArgument);
 }
 
+// Few SMs, 33..64 tokens (kHopperSwapWideWeightTiles*): 128-row weight tiles
+// unsplit where they stream no more rows than the 64-row plan (+5%); never on 132.
+TEST(PlanSm90, WideWeightTilesOnFewSms) {
+  for (int64_t M : {33, 64}) {
+    for (int sms : {66, 78}) {
+      const cake::Plan p = cake::plan(M, 28672, 4096, 128, Arch::SM90, sms);
+      EXPECT_EQ(p.program, Program::kHopperSwap128x64) << M << " tokens on " << sms << " SMs";
+      EXPECT_EQ(p.split_k, 1);
+      EXPECT_EQ(p.tiles, 224);
+    }
+    // 78 SMs, N = 14336: two waves of 112 tiles would stream 111% of the rows.
+    EXPECT_EQ(cake::plan(M, 14336, 4096, 128, Arch::SM90, 78).program, Program::kHopperSwap64x64);
+    EXPECT_EQ(cake::plan(M, 14336, 4096, 128, Arch::SM90, 66).program, Program::kHopperSwap128x64);
+    for (int sms : {96, 132})
+      EXPECT_EQ(cake::plan(M, 28672, 4096, 128, Arch::SM90, sms).program, Program::kHopperSwap64x64) << sms;
+  }
+  // Up to 32 tokens the narrow-token programs stay.
+  EXPECT_EQ(cake::plan(32, 28672, 4096, 128, Arch::SM90, 66).program, Program::kHopperSwap64x32);
+}
+
 TEST(PlanSm90, PromotionEvery128KFromLongK) {
   // Every 64 K below kHopperLongPromotionMinK, every 128 K from it on, whatever the
   // program; forced depths are honoured and anything else is refused.
