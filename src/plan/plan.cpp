@@ -695,10 +695,10 @@ Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   const Plan chosen = plan_sm90_tiles(M, N, K, num_sms);
   if (chosen.head_m != M || chosen.head_n != N) return chosen;
   // Few SMs, 33..64 tokens: 128-row weight tiles, unsplit (kHopperSwapWideWeightTiles*).
-  if (chosen.program == Program::kHopperSwap64x64 && M > kHopperSwapTokens32MaxM &&
+  if (chosen.program == Program::kHopperSwap64x64 && M > kHopperSwapTokens32MaxM && M <= kHopperSwapMaxM &&
       chosen.cluster_m * chosen.cluster_n == 1 && num_sms <= kHopperSwapWideWeightTilesMaxSms) {
     const Plan q = plan_sm90_program(Program::kHopperSwap128x64, M, N, K, num_sms, 1);
-    if (q.cluster_m * q.cluster_n == 1 &&
+    if (q.cluster_m * q.cluster_n == 1 && q.grid * 2 > num_sms &&
         busiest_sm_rows_streamed(q, M, N, K, num_sms) * 100 <=
             busiest_sm_rows_streamed(chosen, M, N, K, num_sms) * kHopperSwapWideWeightTilesMaxRowsPercent)
       return q;

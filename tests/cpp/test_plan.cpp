@@ -808,8 +808,12 @@ TEST(PlanSm90, WideWeightTilesOnFewSms) {
     for (int sms : {96, 132})
       EXPECT_EQ(cake::plan(M, 28672, 4096, 128, Arch::SM90, sms).program, Program::kHopperSwap64x64) << sms;
   }
-  // Up to 32 tokens the narrow-token programs stay.
+  // Up to 32 tokens the narrow-token programs stay; past 64 the rule does not apply.
   EXPECT_EQ(cake::plan(32, 28672, 4096, 128, Arch::SM90, 66).program, Program::kHopperSwap64x32);
+  EXPECT_NE(cake::plan(65, 2048, 2048, 128, Arch::SM90, 66).program, Program::kHopperSwap128x64);
+  // Not on half the SMs or fewer: 32 tiles of 128 rows lost to 64 of 64 on 66 SMs.
+  EXPECT_EQ(cake::plan(64, 4096, 4096, 128, Arch::SM90, 66).program, Program::kHopperSwap64x64);
+  EXPECT_EQ(cake::plan(64, 4096, 14336, 128, Arch::SM90, 66).program, Program::kHopperSwap64x64);
 }
 
 TEST(PlanSm90, PromotionEvery128KFromLongK) {
