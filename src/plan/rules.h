@@ -557,20 +557,21 @@ inline constexpr int kHopperNarrowRows[] = {56, 48, 40};
 // unsplit (fp8_hopper_swap_128x64) in place of the 64-row one, unpaired, where its
 // tiles fill more than half the SMs and its busiest SM streams at most
 // kHopperSwapWideWeightTilesMaxRowsPercent of the rows (busiest_sm_rows_streamed,
-// plan.cpp). On half the SMs or fewer it lost: M = 64, N = 4096 on 66 SMs, 32
-// tiles of 128 rows against 64 of 64, 9.04 against 7.49 us at K = 4096 (quick
-// grid, `10-*`) and 23.90 against 19.52 at K = 14336 (`07-*`). Each SM then has more to stream than the
-// 64-row program's stages keep in flight (about 44 GB/s per SM on the H200, so
-// below about 82 SMs they leave the memory idle), and the 128-row stages hold
-// twice the weight rows per token row. H200, 2026-12-04, r = 128, forced unsplit
-// against the plan, best of two runs each (docs/results/h200-2026-12-04-plan-kinds/
-// 08-*): 66 SMs 0.80-0.90 of the plan's time at M = 33 / 64 on N = 14336 / 28672 /
-// 37888; 78 SMs 0.86-0.93, but 1.042 at N = 14336 (111% of the rows: not taken);
-// 96 and 132 SMs 1.03-1.06 where the plan runs unsplit (not taken: above the limit).
-// Against the plan without it, 24 of the 378 moved plans of M = 1..65 on N = 1024
-// .. 37888, K = 1024 .. 18944 sampled, builds alternated, two runs each (`09-*`
-// there): 0.783-0.936 of its times, geomean 0.885 on 78 SMs and 0.841 on 66, none
-// slower; none moves on 96 SMs or more.
+// plan.cpp). With few SMs each has more to stream than the 64-row program's stages
+// keep in flight (about 44 GB/s per SM on the H200, so below about 82 SMs they
+// leave the memory idle), and the 128-row stages hold twice the weight rows per
+// token row. H200, 2026-12-04, r = 128, in docs/results/h200-2026-12-04-plan-kinds/:
+//  - forced unsplit against the plan, best of two runs each (08-*): 66 SMs 0.80-0.90
+//    of the plan's time at M = 33 / 64 on N = 14336 / 28672 / 37888; 78 SMs
+//    0.86-0.93, but 1.042 at N = 14336 (111% of the rows: not taken); 96 and 132
+//    SMs 1.03-1.06 where the plan runs unsplit (not taken: above the limit);
+//  - on half the SMs or fewer it lost (not taken): M = 64, N = 4096 on 66 SMs, 32
+//    tiles of 128 rows against 64 of 64, 9.04 against 7.49 us at K = 4096 (10-*)
+//    and 23.90 against 19.52 at K = 14336 (07-*);
+//  - against the plan without it, 24 of the 378 moved plans (M = 33..64, N = 1024
+//    .. 37888, K = 1024 .. 18944) sampled, builds alternated, two runs each (09-*):
+//    0.783-0.936 of its times, geomean 0.885 on 78 SMs and 0.841 on 66, none
+//    slower. No plan moves on 96 SMs or more.
 inline constexpr int kHopperSwapWideWeightTilesMaxSms = 80;
 inline constexpr int64_t kHopperSwapWideWeightTilesMaxRowsPercent = 105;
 
