@@ -128,11 +128,14 @@ def mm_fp8(
     return _run("mm_fp8", a, b, a_scale, b_scale, None, None, None, bias, out, out_dtype, backend, enable_pdl)
 
 
+def _device(device: Optional[int]) -> int:
+    """A device ordinal: the one given, or torch's current CUDA device."""
+    return int(torch.cuda.current_device() if device is None else device)
+
+
 def device_info(device: Optional[int] = None) -> dict:
     """Compute capability, SM count and cake's architecture name ('' if none) of a CUDA device."""
-    if device is None:
-        device = torch.cuda.current_device()
-    return dict(_lib.device_info(int(device)))
+    return dict(_lib.device_info(_device(device)))
 
 
 def set_num_sms(num_sms: Optional[int] = None, device: Optional[int] = None) -> None:
@@ -145,17 +148,13 @@ def set_num_sms(num_sms: Optional[int] = None, device: Optional[int] = None) -> 
     keep the plans they were captured with. Raises ValueError unless
     0 <= num_sms <= the device's SM count.
     """
-    if device is None:
-        device = torch.cuda.current_device()
-    _lib.set_num_sms(int(device), 0 if num_sms is None else int(num_sms))
+    _lib.set_num_sms(_device(device), 0 if num_sms is None else int(num_sms))
 
 
 def get_num_sms(device: Optional[int] = None) -> int:
     """The SM count cake plans for on a device: the limit of :func:`set_num_sms`,
     or all of its SMs."""
-    if device is None:
-        device = torch.cuda.current_device()
-    return int(_lib.num_sms(int(device)))
+    return int(_lib.num_sms(_device(device)))
 
 
 def plan(M: int, N: int, K: int, r: int = 0, arch: Optional[str] = None,
