@@ -76,9 +76,10 @@ int64_t decode_loop_ns(int64_t tiles, int split, int64_t k_blocks, int num_sms, 
 //    already stream weights at the memory's rate.
 //  - Several rounds, for decode (weight-bound: M <= kHopperSwapMaxM): clusters of
 //    2 walking the tiles, when that leaves the busiest SM fewer K blocks, counting
-//    one more per tile for the hand-over of the partial sums: it evens out a last
-//    wave that only some SMs would stream (H200, M = 1, N = 28672: 448 tiles of 64
-//    rows, 7 rounds of 16 K blocks instead of 4 of 32). Compute-bound tiles are
+//    two and a half more per tile for the hand-over of the partial sums
+//    (kHopperDecodeSplitHandoverHalfBlocks): it evens out a last wave that only
+//    some SMs would stream (M = 1, N = 28672, K = 8192: 448 tiles of 64 rows, 7
+//    rounds of 32 K blocks instead of 4 of 64). Compute-bound tiles are
 //    left whole: there the hand-over (the tile in fp32 through distributed shared
 //    memory) is estimated to cost more than the one K block counted for it (not
 //    measured).
@@ -92,7 +93,8 @@ int choose_split(int64_t tiles, int64_t k_blocks, int num_sms, bool decode, int 
                  : 1;
   const int64_t pairs = resident_clusters(2, num_sms);
   if (decode && pairs > 0 && k_blocks >= 2 &&
-      ceil_div(tiles, pairs) * (ceil_div(k_blocks, 2) + 1) < ceil_div(tiles, num_sms) * k_blocks)
+      ceil_div(tiles, pairs) * (2 * ceil_div(k_blocks, 2) + kHopperDecodeSplitHandoverHalfBlocks) <
+          ceil_div(tiles, num_sms) * 2 * k_blocks)
     return 2;
   return 1;
 }
@@ -121,9 +123,10 @@ void hopper_grid(Plan& p, int64_t rows, int64_t M, int64_t N, int64_t K, int num
 }
 
 // What the busiest SM of a swap program streams, in 128-deep K blocks times rows:
-// its waves of tiles, each its share of the K blocks (one more for the hand-over
-// of split-K partial sums) over the tile's weight rows, from memory, and half its
-// token rows, which every CTA reads again from L2. Past half the SMs, CTAs share
+// its waves of tiles, each its share of the K blocks (and the hand-over of split-K
+// partial sums, kHopperDecodeSplitHandoverHalfBlocks in decode) over the tile's
+// weight rows, from memory, and half its token rows, which every CTA reads again
+// from L2. Past half the SMs, CTAs share
 // TPCs (two SMs each) and their path to memory: each SM then counts 1.6 times its
 // rows. Fitted on the H200 (2026-11-30, r = 128, K = 4096): M = 1, N = 1024 and
 // 2048 run as fast or faster on 64 SMs with 64-row tiles than on 104 with 40-row
@@ -134,8 +137,11 @@ int64_t busiest_sm_rows_streamed(const Plan& p, int64_t M, int64_t N, int64_t K,
   // Operands shorter than a tile stream only their rows (rounded up to 8).
   const int64_t weights = std::min<int64_t>(p.tile_n, ceil_div(N, 8) * 8);
   const int64_t tokens = std::min<int64_t>(p.tile_m, ceil_div(M, 8) * 8);
-  const int64_t k_share = ceil_div(ceil_div(K, sm90::kStageK), p.split_k) + (p.split_k > 1 ? 1 : 0);
-  const int64_t rows2 = p.waves * k_share * (2 * weights + tokens);  // twice the rows counted
+  // In half K blocks; the hand-over counts kHopperDecodeSplitHandoverHalfBlocks in
+  // decode, one block past it.
+  const int64_t handover = M <= kHopperSwapMaxM ? kHopperDecodeSplitHandoverHalfBlocks : 2;
+  const int64_t k_halves = 2 * ceil_div(ceil_div(K, sm90::kStageK), p.split_k) + (p.split_k > 1 ? handover : 0);
+  const int64_t rows2 = p.waves * k_halves * (2 * weights + tokens);  // twice the rows counted
   return p.grid > num_sms / 2 ? rows2 * 8 / 5 : rows2;
 }
 

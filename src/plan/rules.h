@@ -526,8 +526,8 @@ inline constexpr int64_t kHopperWeight112PairsMaxWaves = 2;
 // whose clusters (one per tile) are all resident at once and that leaves every
 // CTA at least one 128-deep K block. With more tiles than that,
 // for M <= kHopperSwapMaxM (decode), resident clusters of 2 walk the tiles when
-// that leaves the busiest SM fewer K blocks (one more per tile counted for the
-// hand-over of the partial sums).
+// that leaves the busiest SM fewer K blocks (two and a half more per tile counted
+// for the hand-over of the partial sums, kHopperDecodeSplitHandoverHalfBlocks).
 // Decode on the swap programs' whole 64-row tiles chooses its one round of
 // split-K (or none) by estimated time instead (narrow tiles keep the largest):
 // each 128-deep K block of a tile takes the longer of what memory needs for the
@@ -546,6 +546,26 @@ inline constexpr int64_t kHopperDecodeMemoryBytesPerNs = 4000;
 inline constexpr int64_t kHopperDecodeSmBlockNs = 117;
 inline constexpr int64_t kHopperDecodeSmBlockNsWide = 146;
 inline constexpr int64_t kHopperSplitHandoverNsPerToken = 11;
+// What the hand-over of a split tile's partial sums costs the decode plans
+// (choose_split's rounds of clusters of 2 and busiest_sm_rows_streamed, both for
+// M <= kHopperSwapMaxM), counted as this many half K blocks of the tile: 2.5 K
+// blocks. It was 1 until the H200 measurements of 2026-12-04 (r = 128, 132 SMs,
+// docs/results/h200-2026-12-04-decode-split/): at 16..64 tokens on N = 10240 ..
+// 37888, K = 2048..6144 (125 shapes, the plan against its program forced unsplit and
+// split in two, two runs each), every plan that split K in rounds was slower than
+// unsplit (0.90-0.999 of its time unsplit) and every unsplit one faster than split
+// (split 1.04-1.26); counting 2.5 blocks picks the faster of the two at all 125
+// shapes but one (M = 64, N = 12288, K = 6144: 1.045), 1 block missed 74, 2 blocks 11
+// and 3 none, but 3 also moves M = 64, N = 10240 and 18432 at K = 8192, where
+// unsplit measured 1.03-1.05 of split. Then against the plan before it (builds
+// alternated, three runs, medians, 36 of the 274 moved plans of M = 1..64, N =
+// 1024..57344, K = 1024..28672 sampled, 32 of them off the fitted shapes): geomean
+// 0.963, 0.850-1.030; one-round splits of 1024-deep K on 128 CTAs that now run
+// unsplit on 48-56 SMs 0.850-0.915 (M = 32, N = 3584, K = 1024: 4.26 -> 3.62 us),
+// N = 28672 at K = 8192..16384 0.959-0.985, long-K decode 0.98-1.01, and slower
+// N = 10240 at K >= 8192 on 40-row tiles (M = 33, K = 10240 1.030; M = 40,
+// K = 8192 1.027). Past decode one block, as before (not measured).
+inline constexpr int64_t kHopperDecodeSplitHandoverHalfBlocks = 5;
 
 // The swap programs on 64 weight rows may take tiles of these fewer weight rows,
 // widest first, when that leaves the busiest SM fewer rows to stream (plan.cpp

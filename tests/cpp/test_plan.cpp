@@ -69,10 +69,10 @@ TEST(PlanSm90, SmallMSwapsAB) {
     }
   }
   {
-    // Wide weights, 64 tokens, on 64-row tiles: 448 tiles walked by the 66 resident
-    // clusters of 2 (7 rounds of 16 K blocks on the busiest SM against 4 of 32
-    // unsplit, or 2 of 32 on 128-row tiles of twice the size).
-    const cake::Plan p = cake::plan_sm90_program(Program::kHopperSwap64x64, 64, 28672, 4096, 132, 0, 64);
+    // Wide weights, 64 tokens, on 64-row tiles at K = 8192: 448 tiles walked by the
+    // 66 resident clusters of 2 (7 rounds of 32 K blocks and the hand-over on the
+    // busiest SM against 4 of 64 unsplit; at K = 4096 7 x 18.5 > 4 x 32, unsplit).
+    const cake::Plan p = cake::plan_sm90_program(Program::kHopperSwap64x64, 64, 28672, 8192, 132, 0, 64);
     EXPECT_EQ(p.tile_m, 64);
     EXPECT_EQ(p.tile_n, 64);
     EXPECT_EQ(p.tiles, 448);
@@ -80,8 +80,9 @@ TEST(PlanSm90, SmallMSwapsAB) {
     EXPECT_EQ(p.workers, 66);
     EXPECT_EQ(p.waves, 7);
     EXPECT_EQ(p.grid, 132);
+    EXPECT_EQ(cake::plan_sm90_program(Program::kHopperSwap64x64, 64, 28672, 4096, 132, 0, 64).split_k, 1);
     // The plan's own choice: 512 narrow tiles of 56 rows, 4 whole waves unsplit.
-    const cake::Plan q = cake::plan(64, 28672, 4096, 128, Arch::SM90, 132);
+    const cake::Plan q = cake::plan(64, 28672, 8192, 128, Arch::SM90, 132);
     EXPECT_EQ(q.program, Program::kHopperSwap64x64);
     EXPECT_EQ(q.tile_n, 56);
     EXPECT_EQ(q.tiles, 512);
@@ -180,29 +181,54 @@ TEST(PlanSm90, SplitKWhenFewTiles) {
 }
 
 TEST(PlanSm90, SplitKClustersWalkTilesWhenThatEvensOutWaves) {
-  // 32 K blocks; 66 clusters of 2: split when ceil(tiles / 66) * (16 + 1) is less
-  // than ceil(tiles / 132) * 32.
+  // 32 K blocks; 66 clusters of 2: split when ceil(tiles / 66) * (16 + 2.5) is
+  // less than ceil(tiles / 132) * 32 (kHopperDecodeSplitHandoverHalfBlocks).
   auto plan = [](int64_t tiles, int64_t K = 4096) {
     return cake::plan_sm90_program(Program::kHopperSwap64x64, 1, tiles * 64, K, 132, 0, 64);
   };
   EXPECT_EQ(plan(66).split_k, 1);   // one round would be resident, but 66 SMs stream at the memory's rate
   EXPECT_EQ(plan(48).split_k, 2);
-  EXPECT_EQ(plan(67).split_k, 1);   // 2 x 17 > 1 x 32
+  EXPECT_EQ(plan(67).split_k, 1);   // 2 x 18.5 > 1 x 32
   EXPECT_EQ(plan(132).split_k, 1);
-  EXPECT_EQ(plan(133).split_k, 2);  // 3 x 17 < 2 x 32
+  EXPECT_EQ(plan(133).split_k, 2);  // 3 x 18.5 < 2 x 32
   EXPECT_EQ(plan(133).grid, 132);
   EXPECT_EQ(plan(133).waves, 3);
   EXPECT_EQ(plan(198).split_k, 2);
-  EXPECT_EQ(plan(199).split_k, 1);  // 4 x 17 > 2 x 32
+  EXPECT_EQ(plan(199).split_k, 1);  // 4 x 18.5 > 2 x 32
   EXPECT_EQ(plan(264).split_k, 1);  // two whole waves
-  EXPECT_EQ(plan(265).split_k, 2);  // 5 x 17 < 3 x 32
-  EXPECT_EQ(plan(448).split_k, 2);  // 7 x 17 < 4 x 32
+  EXPECT_EQ(plan(265).split_k, 2);  // 5 x 18.5 < 3 x 32
+  EXPECT_EQ(plan(331).split_k, 1);  // 6 x 18.5 > 3 x 32
+  EXPECT_EQ(plan(448).split_k, 1);  // 7 x 18.5 > 4 x 32
+  EXPECT_EQ(plan(448, 8192).split_k, 2);  // 7 x 34.5 < 4 x 64
   EXPECT_EQ(plan(133, 128).split_k, 1);  // one K block: nothing to split
   // A forced split is persistent too: the resident clusters walk the tiles.
   const cake::Plan forced = cake::plan_sm90_program(Program::kHopper128x128, 2048, 4096, 4096, 132, 2);
   EXPECT_EQ(forced.split_k, 2);
   EXPECT_EQ(forced.grid, 132);
   EXPECT_EQ(forced.waves, (512 + 65) / 66);
+}
+
+TEST(PlanSm90, DecodeSplitsKOnlyWhereThatOutrunsTheHandOver) {
+  // The hand-over of a split tile counts 2.5 K blocks (rules.h
+  // kHopperDecodeSplitHandoverHalfBlocks): the plans the H200 measured faster.
+  struct Case {
+    int64_t M, N, K;
+    int split;
+    int64_t grid;
+  };
+  for (const Case c : {
+           Case{64, 18432, 4096, 1, 132},  // 384 tiles of 48 rows, unsplit: 0.91 of 330 of 56 split
+           Case{48, 12288, 5120, 1, 132},
+           Case{16, 20480, 4096, 1, 132},
+           Case{64, 28672, 8192, 1, 132},  // 512 tiles of 56 rows
+           Case{32, 3584, 1024, 1, 56},    // 56 tiles of 64 rows on 56 SMs: 0.85 of 64 of 56 split on 128
+           Case{64, 10240, 16384, 2, 132}, // long K: the split still pays
+           Case{64, 20480, 14336, 2, 132},
+       }) {
+    const cake::Plan p = cake::plan(c.M, c.N, c.K, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.split_k, c.split) << c.M << " " << c.N << " " << c.K;
+    EXPECT_EQ(p.grid, c.grid) << c.M << " " << c.N << " " << c.K;
+  }
 }
 
 TEST(PlanSm90, NarrowWeightTilesWhereSixtyFourRowsLeaveSmsIdle) {
