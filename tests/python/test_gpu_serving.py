@@ -85,10 +85,10 @@ def test_cuda_graph_captured_with_the_adapter_off():
 
 
 def test_cuda_graph_keeps_the_sm_limit_it_was_captured_with():
-    # Split-K over 2 on the whole H200, unsplit on 66 SMs: the partial sums are
-    # added in another order, so some of the 1.8 M outputs differ in their last
-    # bit, and a replay shows which plan it runs.
-    M, N, K, r = 64, 28680, 8208, 64
+    # Split-K over 2 on the whole H200, unsplit (on 128-row tiles) on 66 SMs: the
+    # partial sums are added in another order, so some of the 1.3 M outputs differ
+    # in their last bit, and a replay shows which plan it runs.
+    M, N, K, r = 64, 20488, 14352, 64
     p = make_problem(M, N, K, r=r, bias=True, seed=9)
     whole = eager(p, p.lora_scale)
     out = torch.empty(M, N, dtype=torch.bfloat16, device="cuda")
