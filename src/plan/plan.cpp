@@ -66,6 +66,12 @@ int64_t decode_loop_ns(int64_t tiles, int split, int64_t k_blocks, int num_sms, 
          (split > 1 ? kHopperSplitHandoverNsPerToken * d.token_rows : 0);
 }
 
+// The hand-over of a split tile's partial sums, in half K blocks: in decode on
+// more than kHopperFewSms SMs kHopperDecodeSplitHandoverHalfBlocks, else one block.
+int64_t split_handover_half_blocks(bool decode, int num_sms) {
+  return decode && num_sms > kHopperFewSms ? kHopperDecodeSplitHandoverHalfBlocks : 2;
+}
+
 // Split-K for a Hopper program with `tiles` tiles of `k_blocks` K blocks each, in
 // clusters of at most max_split CTAs (the program's kMaxSplit).
 //  - One round: the largest cluster (8, 4, 2) whose clusters, one per tile, are
@@ -93,7 +99,7 @@ int choose_split(int64_t tiles, int64_t k_blocks, int num_sms, bool decode, int 
                  : 1;
   const int64_t pairs = resident_clusters(2, num_sms);
   if (decode && pairs > 0 && k_blocks >= 2 &&
-      ceil_div(tiles, pairs) * (2 * ceil_div(k_blocks, 2) + kHopperDecodeSplitHandoverHalfBlocks) <
+      ceil_div(tiles, pairs) * (2 * ceil_div(k_blocks, 2) + split_handover_half_blocks(decode, num_sms)) <
           ceil_div(tiles, num_sms) * 2 * k_blocks)
     return 2;
   return 1;
@@ -124,7 +130,7 @@ void hopper_grid(Plan& p, int64_t rows, int64_t M, int64_t N, int64_t K, int num
 
 // What the busiest SM of a swap program streams, in 128-deep K blocks times rows:
 // its waves of tiles, each its share of the K blocks (and the hand-over of split-K
-// partial sums, kHopperDecodeSplitHandoverHalfBlocks in decode) over the tile's
+// partial sums, split_handover_half_blocks) over the tile's
 // weight rows, from memory, and half its token rows, which every CTA reads again
 // from L2. Past half the SMs, CTAs share
 // TPCs (two SMs each) and their path to memory: each SM then counts 1.6 times its
@@ -137,10 +143,8 @@ int64_t busiest_sm_rows_streamed(const Plan& p, int64_t M, int64_t N, int64_t K,
   // Operands shorter than a tile stream only their rows (rounded up to 8).
   const int64_t weights = std::min<int64_t>(p.tile_n, ceil_div(N, 8) * 8);
   const int64_t tokens = std::min<int64_t>(p.tile_m, ceil_div(M, 8) * 8);
-  // In half K blocks; the hand-over counts kHopperDecodeSplitHandoverHalfBlocks in
-  // decode, one block past it.
-  const int64_t handover = M <= kHopperSwapMaxM ? kHopperDecodeSplitHandoverHalfBlocks : 2;
-  const int64_t k_halves = 2 * ceil_div(ceil_div(K, sm90::kStageK), p.split_k) + (p.split_k > 1 ? handover : 0);
+  const int64_t handover = p.split_k > 1 ? split_handover_half_blocks(M <= kHopperSwapMaxM, num_sms) : 0;
+  const int64_t k_halves = 2 * ceil_div(ceil_div(K, sm90::kStageK), p.split_k) + handover;  // half K blocks
   const int64_t rows2 = p.waves * k_halves * (2 * weights + tokens);  // twice the rows counted
   return p.grid > num_sms / 2 ? rows2 * 8 / 5 : rows2;
 }
@@ -702,7 +706,7 @@ Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   if (chosen.head_m != M || chosen.head_n != N) return chosen;
   // Few SMs, 33..64 tokens: 128-row weight tiles, unsplit (kHopperSwapWideWeightTiles*).
   if (chosen.program == Program::kHopperSwap64x64 && M > kHopperSwapTokens32MaxM && M <= kHopperSwapMaxM &&
-      chosen.cluster_m * chosen.cluster_n == 1 && num_sms <= kHopperSwapWideWeightTilesMaxSms) {
+      chosen.cluster_m * chosen.cluster_n == 1 && num_sms <= kHopperFewSms) {
     const Plan q = plan_sm90_program(Program::kHopperSwap128x64, M, N, K, num_sms, 1);
     if (q.cluster_m * q.cluster_n == 1 && q.grid * 2 > num_sms &&
         busiest_sm_rows_streamed(q, M, N, K, num_sms) * 100 <=

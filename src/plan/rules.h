@@ -546,6 +546,13 @@ inline constexpr int64_t kHopperDecodeMemoryBytesPerNs = 4000;
 inline constexpr int64_t kHopperDecodeSmBlockNs = 117;
 inline constexpr int64_t kHopperDecodeSmBlockNsWide = 146;
 inline constexpr int64_t kHopperSplitHandoverNsPerToken = 11;
+// Few SMs (an SM limit set by cake::set_num_sms, or a smaller device): on at most
+// this many each SM has more weights to stream than the 64-row swap programs'
+// stages keep in flight (about 44 GB/s per SM on the H200, so below about 82 SMs
+// they leave the memory idle), and the plan weighs tiles by what one SM can pull
+// (kHopperDecodeSplitHandoverHalfBlocks, kHopperSwapWideWeightTiles*).
+inline constexpr int kHopperFewSms = 80;
+
 // What the hand-over of a split tile's partial sums costs the decode plans
 // (choose_split's rounds of clusters of 2 and busiest_sm_rows_streamed, both for
 // M <= kHopperSwapMaxM), counted as this many half K blocks of the tile: 2.5 K
@@ -564,7 +571,13 @@ inline constexpr int64_t kHopperSplitHandoverNsPerToken = 11;
 // unsplit on 48-56 SMs 0.850-0.915 (M = 32, N = 3584, K = 1024: 4.26 -> 3.62 us),
 // N = 28672 at K = 8192..16384 0.959-0.985, long-K decode 0.98-1.01, and slower
 // N = 10240 at K >= 8192 on 40-row tiles (M = 33, K = 10240 1.030; M = 40,
-// K = 8192 1.027). Past decode one block, as before (not measured).
+// K = 8192 1.027). On 114 SMs (an SM limit; 8 moved plans sampled, the same way,
+// two runs): 0.837-1.010. On 78 SMs it lost where it took narrower tiles at K >=
+// 5120 (M = 40, N = 6144 / 7168, K = 7168 1.12-1.14; M = 16, N = 10240, K = 12288
+// 1.11) and gained elsewhere (0.84-0.87): with few SMs each SM's rate, which fewer
+// rows per stage lower, limits the stream (kHopperFewSms), and the rows streamed
+// do not say that. So on kHopperFewSms SMs or fewer, and past decode, one block,
+// as before.
 inline constexpr int64_t kHopperDecodeSplitHandoverHalfBlocks = 5;
 
 // The swap programs on 64 weight rows may take tiles of these fewer weight rows,
@@ -572,15 +585,12 @@ inline constexpr int64_t kHopperDecodeSplitHandoverHalfBlocks = 5;
 // hopper()).
 inline constexpr int kHopperNarrowRows[] = {56, 48, 40};
 
-// On few SMs (at most kHopperSwapWideWeightTilesMaxSms: an SM limit set by
-// cake::set_num_sms, or a smaller device), 33..64 tokens: the 128-row swap program
+// On few SMs (at most kHopperFewSms), 33..64 tokens: the 128-row swap program
 // unsplit (fp8_hopper_swap_128x64) in place of the 64-row one, unpaired, where its
 // tiles fill more than half the SMs and its busiest SM streams at most
 // kHopperSwapWideWeightTilesMaxRowsPercent of the rows (busiest_sm_rows_streamed,
-// plan.cpp). With few SMs each has more to stream than the 64-row program's stages
-// keep in flight (about 44 GB/s per SM on the H200, so below about 82 SMs they
-// leave the memory idle), and the 128-row stages hold twice the weight rows per
-// token row. H200, 2026-12-04, r = 128, in docs/results/h200-2026-12-04-plan-kinds/:
+// plan.cpp): its stages hold twice the weight rows per token row, so each SM pulls
+// more. H200, 2026-12-04, r = 128, in docs/results/h200-2026-12-04-plan-kinds/:
 //  - forced unsplit against the plan, best of two runs each (08-*): 66 SMs 0.80-0.90
 //    of the plan's time at M = 33 / 64 on N = 14336 / 28672 / 37888; 78 SMs
 //    0.86-0.93, but 1.042 at N = 14336 (111% of the rows: not taken); 96 and 132
@@ -592,7 +602,6 @@ inline constexpr int kHopperNarrowRows[] = {56, 48, 40};
 //    .. 37888, K = 1024 .. 18944) sampled, builds alternated, two runs each (09-*):
 //    0.783-0.936 of its times, geomean 0.885 on 78 SMs and 0.841 on 66, none
 //    slower. No plan moves on 96 SMs or more.
-inline constexpr int kHopperSwapWideWeightTilesMaxSms = 80;
 inline constexpr int64_t kHopperSwapWideWeightTilesMaxRowsPercent = 105;
 
 // The compute-bound Hopper programs (tiles of at least 128 x 112) run in CTA pairs

@@ -215,6 +215,7 @@ TEST(PlanSm90, DecodeSplitsKOnlyWhereThatOutrunsTheHandOver) {
     int64_t M, N, K;
     int split;
     int64_t grid;
+    int num_sms = 132;
   };
   for (const Case c : {
            Case{64, 18432, 4096, 1, 132},  // 384 tiles of 48 rows, unsplit: 0.91 of 330 of 56 split
@@ -224,10 +225,15 @@ TEST(PlanSm90, DecodeSplitsKOnlyWhereThatOutrunsTheHandOver) {
            Case{32, 3584, 1024, 1, 56},    // 56 tiles of 64 rows on 56 SMs: 0.85 of 64 of 56 split on 128
            Case{64, 10240, 16384, 2, 132}, // long K: the split still pays
            Case{64, 20480, 14336, 2, 132},
+           Case{56, 8192, 2048, 1, 114, 114},  // 205 tiles of 40 rows: 0.84 of 171 of 48 split
+           // On few SMs (kHopperFewSms) one block, as before: narrower tiles
+           // unsplit measured 1.12-1.14 there.
+           Case{40, 7168, 7168, 2, 78, 78},
+           Case{40, 6144, 7168, 2, 78, 78},
        }) {
-    const cake::Plan p = cake::plan(c.M, c.N, c.K, 128, Arch::SM90, 132);
-    EXPECT_EQ(p.split_k, c.split) << c.M << " " << c.N << " " << c.K;
-    EXPECT_EQ(p.grid, c.grid) << c.M << " " << c.N << " " << c.K;
+    const cake::Plan p = cake::plan(c.M, c.N, c.K, 128, Arch::SM90, c.num_sms);
+    EXPECT_EQ(p.split_k, c.split) << c.M << " " << c.N << " " << c.K << " on " << c.num_sms;
+    EXPECT_EQ(p.grid, c.grid) << c.M << " " << c.N << " " << c.K << " on " << c.num_sms;
   }
 }
 
