@@ -82,8 +82,8 @@ int64_t split_handover_half_blocks(bool decode, int num_sms) {
 //    already stream weights at the memory's rate.
 //  - Several rounds, for decode (weight-bound: M <= kHopperSwapMaxM): clusters of
 //    2 walking the tiles, when that leaves the busiest SM fewer K blocks, counting
-//    two and a half more per tile for the hand-over of the partial sums
-//    (kHopperDecodeSplitHandoverHalfBlocks): it evens out a last wave that only
+//    two and a half more per tile for the hand-over of the partial sums (one on
+//    few SMs: split_handover_half_blocks): it evens out a last wave that only
 //    some SMs would stream (M = 1, N = 28672, K = 8192: 448 tiles of 64 rows, 7
 //    rounds of 32 K blocks instead of 4 of 64). Compute-bound tiles are
 //    left whole: there the hand-over (the tile in fp32 through distributed shared
@@ -130,11 +130,10 @@ void hopper_grid(Plan& p, int64_t rows, int64_t M, int64_t N, int64_t K, int num
 
 // What the busiest SM of a swap program streams, in 128-deep K blocks times rows:
 // its waves of tiles, each its share of the K blocks (and the hand-over of split-K
-// partial sums, split_handover_half_blocks) over the tile's
-// weight rows, from memory, and half its token rows, which every CTA reads again
-// from L2. Past half the SMs, CTAs share
-// TPCs (two SMs each) and their path to memory: each SM then counts 1.6 times its
-// rows. Fitted on the H200 (2026-11-30, r = 128, K = 4096): M = 1, N = 1024 and
+// partial sums, split_handover_half_blocks) over the tile's weight rows, from
+// memory, and half its token rows, which every CTA reads again from L2. Past half
+// the SMs, CTAs share TPCs (two SMs each) and their path to memory: each SM then
+// counts 1.6 times its rows. Fitted on the H200 (2026-11-30, r = 128, K = 4096): M = 1, N = 1024 and
 // 2048 run as fast or faster on 64 SMs with 64-row tiles than on 104 with 40-row
 // ones, N = 4288 faster on 108 SMs with 40 rows than on 67 with 64; M = 64,
 // N = 28672: 512 tiles of 56 rows unsplit 34.50 us against 448 of 64 in split-K

@@ -527,7 +527,8 @@ inline constexpr int64_t kHopperWeight112PairsMaxWaves = 2;
 // CTA at least one 128-deep K block. With more tiles than that,
 // for M <= kHopperSwapMaxM (decode), resident clusters of 2 walk the tiles when
 // that leaves the busiest SM fewer K blocks (two and a half more per tile counted
-// for the hand-over of the partial sums, kHopperDecodeSplitHandoverHalfBlocks).
+// for the hand-over of the partial sums on more than kHopperFewSms SMs, one on
+// fewer: kHopperDecodeSplitHandoverHalfBlocks).
 // Decode on the swap programs' whole 64-row tiles chooses its one round of
 // split-K (or none) by estimated time instead (narrow tiles keep the largest):
 // each 128-deep K block of a tile takes the longer of what memory needs for the
