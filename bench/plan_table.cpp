@@ -60,7 +60,7 @@ void print_problem(const Options& o, int64_t M, int64_t N, int64_t K) {
 
 [[noreturn]] void usage(int code) {
   std::printf(
-      "usage: cake_plan [--grid | --quick | --serving | --dense] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K]\n"
+      "usage: cake_plan [--grid | --quick | --serving | --dense | --decode] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K]\n"
       "                 [--sms 132] [--arch sm90|sm100|sm103] [--r 128]\n"
       "                 [--program NAME] [--split S] [--rows R] [--promote 64|128] [--multicast 1|2|m|n] [--raster G] [--one-region]\n"
       "                 (SM90: what cake_bench launches with the same experiment flags)\n"
@@ -85,6 +85,7 @@ int main(int argc, char** argv) {
     else if (arg == "--quick") o.shapes = cake::bench::quick_shapes();
     else if (arg == "--serving") o.shapes = cake::bench::serving_shapes();
     else if (arg == "--dense") o.shapes = cake::bench::dense_shapes();
+    else if (arg == "--decode") o.shapes = cake::bench::decode_shapes();
     else if (arg == "--m") o.shapes.Ms = parse_list(next());
     else if (arg == "--nk") {
       o.shapes.NKs.clear();

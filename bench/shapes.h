@@ -37,19 +37,28 @@ inline ShapeSet serving_shapes() {
            {3584, 18944}}};
 }
 
-// The plan's space past decode, densely: where a change of a plan rule shows up
-// (scripts/plan-diff). 34 x 26 x 11 = 9724 shapes.
-inline ShapeSet dense_shapes() {
-  ShapeSet s;
-  s.Ms = {65,  72,  80,  96,  112, 128, 136,  144,  160,  176,  192,  208,  224,  256,  288,  320,  352,
-          384, 448, 512, 576, 640, 768, 896, 1024, 1280, 1536, 1792, 2048, 2560, 3072, 4096, 6144, 8192};
+// The plan's space, densely: where a change of a plan rule shows up
+// (scripts/plan-diff). The weights' shapes of both sweeps: 26 x 11.
+inline std::vector<std::pair<int64_t, int64_t>> dense_weights() {
   const int64_t Ns[] = {512,  768,  1024, 1280, 1536, 1792, 2048,  2304,  2560,  3072,  3584,  3840,  4096,
                         4608, 5120, 6144, 6400, 7168, 8192, 10240, 12288, 13824, 14336, 18944, 28672, 37888};
   const int64_t Ks[] = {1024, 2048, 3584, 4096, 6144, 7168, 8192, 12288, 14336, 16384, 18944};
+  std::vector<std::pair<int64_t, int64_t>> nks;
   for (int64_t N : Ns)
-    for (int64_t K : Ks) s.NKs.push_back({N, K});
-  return s;
+    for (int64_t K : Ks) nks.push_back({N, K});
+  return nks;
 }
+
+// Past decode: 34 x 286 = 9724 shapes.
+inline ShapeSet dense_shapes() {
+  return {{65,  72,  80,  96,  112, 128, 136,  144,  160,  176,  192,  208,  224,  256,  288,  320,  352,
+           384, 448, 512, 576, 640, 768, 896, 1024, 1280, 1536, 1792, 2048, 2560, 3072, 4096, 6144, 8192},
+          dense_weights()};
+}
+
+// Decode (the swap programs on 64-row weight tiles, M <= 64; each program's
+// token widths and their edges): 11 x 286 = 3146 shapes.
+inline ShapeSet decode_shapes() { return {{1, 2, 8, 16, 17, 24, 32, 33, 40, 48, 64}, dense_weights()}; }
 
 // "1,16,64" -> {1, 16, 64}.
 inline std::vector<int64_t> parse_list(const std::string& s) {
