@@ -1,12 +1,12 @@
 """Reads scripts/plan-ab's runs: a plan change against its base, shape by shape.
 
-    python3 bench/plan_ab.py DIR [--plans A/cake_plan B/cake_plan]
+    python3 bench/plan_ab.py DIR [--plans A/cake_plan B/cake_plan] [--sms S]
                                     # DIR/shapes.txt and DIR/{a,b}<run>-<M,N,K>/bench.csv
 
 Per shape: cake's median time (us) over the runs in each build, the median of the
 per-run ratios B / A (each pair ran back to back), and with --plans what each build
-launched. Then the geomean of those ratios and the shapes that moved by more than
-2% either way. A shape whose benchmark check failed in any run is marked FAILED.
+launched (on S SMs with --sms). Then the geomean of those ratios and the shapes
+that moved by more than 2% either way. A shape whose benchmark check failed in any run is marked FAILED.
 """
 import csv
 import math
@@ -32,6 +32,11 @@ def main():
         i = args.index('--plans')
         plans = args[i + 1:i + 3]
         del args[i:i + 3]
+    sms = []
+    if '--sms' in args:
+        i = args.index('--sms')
+        sms = args[i:i + 2]
+        del args[i:i + 2]
     d = args[0] if args else 'results/plan-ab'
     shapes = [line.strip() for line in open(os.path.join(d, 'shapes.txt')) if line.strip()]
     ratios = {}
@@ -57,7 +62,7 @@ def main():
         line = (f"{shape:>16}  {statistics.median(t['a'].values()):8.2f} {statistics.median(t['b'].values()):8.2f}"
                 f"  {ratio:.3f}{'  FAILED' if failed else ''}")
         if plans:
-            a, b = (plan_table.short(next(iter(plan_table.table(p, ['--shape', shape]).values()))) for p in plans)
+            a, b = (plan_table.short(next(iter(plan_table.table(p, ['--shape', shape] + sms).values()))) for p in plans)
             line += f"  {a}" + (f" -> {b}" if b != a else " (same plan)")
         print(line)
     if not ratios:
