@@ -133,11 +133,11 @@ void hopper_grid(Plan& p, int64_t rows, int64_t M, int64_t N, int64_t K, int num
 // partial sums, split_handover_half_blocks) over the tile's weight rows, from
 // memory, and half its token rows, which every CTA reads again from L2. Past half
 // the SMs, CTAs share TPCs (two SMs each) and their path to memory: each SM then
-// counts 1.6 times its rows. Fitted on the H200 (2026-11-30, r = 128, K = 4096): M = 1, N = 1024 and
-// 2048 run as fast or faster on 64 SMs with 64-row tiles than on 104 with 40-row
-// ones, N = 4288 faster on 108 SMs with 40 rows than on 67 with 64; M = 64,
-// N = 28672: 512 tiles of 56 rows unsplit 34.50 us against 448 of 64 in split-K
-// pairs 36.18.
+// counts 1.6 times its rows. Fitted on the H200 (2026-11-30, r = 128, K = 4096):
+// M = 1, N = 1024 and 2048 run as fast or faster on 64 SMs with 64-row tiles than
+// on 104 with 40-row ones, N = 4288 faster on 108 SMs with 40 rows than on 67 with
+// 64; M = 64, N = 28672: 512 tiles of 56 rows unsplit 34.50 us against 448 of 64 in
+// split-K pairs 36.18.
 int64_t busiest_sm_rows_streamed(const Plan& p, int64_t M, int64_t N, int64_t K, int num_sms) {
   // Operands shorter than a tile stream only their rows (rounded up to 8).
   const int64_t weights = std::min<int64_t>(p.tile_n, ceil_div(N, 8) * 8);
