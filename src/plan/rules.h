@@ -548,10 +548,14 @@ inline constexpr int64_t kHopperDecodeSmBlockNs = 117;
 inline constexpr int64_t kHopperDecodeSmBlockNsWide = 146;
 inline constexpr int64_t kHopperSplitHandoverNsPerToken = 11;
 // Few SMs (an SM limit set by cake::set_num_sms, or a smaller device): on at most
-// this many each SM has more weights to stream than the 64-row swap programs'
-// stages keep in flight (about 44 GB/s per SM on the H200, so below about 82 SMs
-// they leave the memory idle), and the plan weighs tiles by what one SM can pull
-// (kHopperDecodeSplitHandoverHalfBlocks, kHopperSwapWideWeightTiles*).
+// this many each SM has more weights to stream than the 64-row swap programs let
+// it pull (about 44 GB/s per SM on the H200, so below about 82 SMs they leave the
+// memory idle), and the plan weighs tiles by what one SM can pull
+// (kHopperDecodeSplitHandoverHalfBlocks, kHopperSwapWideWeightTiles*). What bounds
+// an SM is the cost of each stage, not the ring's depth: a K block takes at least
+// 125-150 ns (1..64 tokens) on 40 as on 64 weight rows, and rings of 8 stages in
+// place of 13-22 slowed 40-row tiles by 0-6% (H200, one wave on 66 CTAs,
+// docs/results/h200-2026-12-04-decode-rate/).
 inline constexpr int kHopperFewSms = 80;
 
 // What the hand-over of a split tile's partial sums costs the decode plans
@@ -578,7 +582,10 @@ inline constexpr int kHopperFewSms = 80;
 // 1.11) and gained elsewhere (0.84-0.87): with few SMs each SM's rate, which fewer
 // rows per stage lower, limits the stream (kHopperFewSms), and the rows streamed
 // do not say that. So on kHopperFewSms SMs or fewer, and past decode, one block,
-// as before.
+// as before. On 96 SMs (20 of its 225 moved plans, sampled the same way, two runs,
+// docs/results/h200-2026-12-04-decode-rate/): geomean 0.988, 0.885-1.121, slower
+// where 24..40 tokens take 40 / 48-row tiles unsplit at K >= 6144 (M = 32, N = 7168,
+// K = 12288 1.121): the same per-SM limit, which a model of it did not pick better.
 inline constexpr int64_t kHopperDecodeSplitHandoverHalfBlocks = 5;
 
 // The swap programs on 64 weight rows may take tiles of these fewer weight rows,
