@@ -57,16 +57,26 @@ struct ProgramShape {
   static constexpr bool kPairsBothWays = !kSwapAB && kBlockP == 128 && kBlockQ == 112;
   static constexpr int kConsumerWarpgroups = kBlockP / 64 * kQWarpgroups;
   static constexpr int kThreads = 128 * (kConsumerWarpgroups + 1);
-  static constexpr int kStageBytes = (kBlockP + kBlockQ) * kRowBytes;
+  // K blocks per ring stage. A stage costs an SM about 125 ns whatever its bytes
+  // (its barriers' round trips and its TMA boxes), which bounds what one SM streams:
+  // on 66 CTAs, 40-row weight tiles 41 GB/s. The weight-streaming 64-row swap
+  // programs on up to 64 tokens therefore take two K blocks per stage (one wait and
+  // one release per 256 K; H200, one wave of 40-row tiles on 66 CTAs, one token, in
+  // the probe of this layout: 124.5 -> 97.5 ns per K block), the others one.
+  static constexpr int kStageBlocks = kSwapAB && kBlockP == 64 && kQWarpgroups == 1 && kBlockQ <= 64 ? 2 : 1;
+  static constexpr int kBlockBytes = (kBlockP + kBlockQ) * kRowBytes;  // one K block of both operands
+  static constexpr int kStageBytes = kStageBlocks * kBlockBytes;
   static constexpr int kEpilogueBytes = kBlockP * kBlockQ * 2;  // bf16 output tile
   // Split-K: the fp32 partial sums of a tile from one CTA of a cluster land in this
-  // many stages of the leader's ring.
+  // many stages of the leader's ring, or, where they are smaller than a stage,
+  // kPartialsPerStage CTAs' sums share one.
   static constexpr int kPartialBytes = kBlockP * kBlockQ * 4;
   static constexpr int kPartialStages = (kPartialBytes + kStageBytes - 1) / kStageBytes;
+  static constexpr int kPartialsPerStage = kPartialBytes <= kStageBytes ? kStageBytes / kPartialBytes : 1;
   static constexpr int kStagesFit = (kSmemBytes - kSmemReserved - kEpilogueBytes) / kStageBytes;
   // Deep rings matter for the weight-streaming swap programs (bytes in flight per
-  // SM): 64 x 64 keeps 13 stages (104 KiB of weights), 64 x 32 18 (144 KiB),
-  // 64 x 16 22 (176 KiB).
+  // SM): 64 x 64 keeps 6 stages of two K blocks (96 KiB of weights), 64 x 32 9
+  // (144 KiB), 64 x 16 11 (176 KiB).
   static constexpr int kStages = kStagesFit > 24 ? 24 : kStagesFit;
   static constexpr int kSmemUse = kStages * kStageBytes + kEpilogueBytes + kSmemReserved;
   // Narrow tiles: a swap program on 64 weight rows may take tiles of fewer weight
@@ -81,10 +91,10 @@ struct ProgramShape {
   static_assert(kSmemUse <= kSmemBytes, "shared memory over budget");
   // The leader's ring holds the landing stages of all other CTAs of its cluster at
   // once, with one stage to spare: the largest split (a power of 2, at most 8).
-  static constexpr int kMaxSplitFit = 1 + (kStages - 1) / kPartialStages;
+  static constexpr int kMaxSplitFit = 1 + (kStages - 1) / kPartialStages * kPartialsPerStage;
   static constexpr int kMaxSplit = kMaxSplitFit >= 8 ? 8 : kMaxSplitFit >= 4 ? 4 : kMaxSplitFit >= 2 ? 2 : 1;
   static_assert(kMaxSplit >= 2, "every program can split K over a cluster of 2");
-  static_assert(kStageBytes % 2048 == 0,
+  static_assert(kStageBytes % 2048 == 0 && kPartialBytes % 2048 == 0,
                 "partials land in 2048-byte blocks (four registers of a warpgroup) that never straddle "
                 "the end of the ring");
 };

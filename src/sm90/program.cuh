@@ -10,9 +10,11 @@
 // (less traffic from L2 per output element); both 1: one CTA per tile, no
 // cluster. Per CTA:
 //   warpgroup 0      producer: one thread streams 128-byte-wide K slices of both
-//                    operands into a ring of shared-memory stages with TMA,
-//                    completing on mbarriers (an operand that only this CTA or
-//                    pair reads with an evict-first L2 hint, launch.cpp): first, on
+//                    operands into a ring of shared-memory stages with TMA (one
+//                    slice of each per stage, two in the 64-row swap programs:
+//                    config.h kStageBlocks), completing on mbarriers (an operand
+//                    that only this CTA or pair reads with an evict-first L2
+//                    hint, launch.cpp): first, on
 //                    the cluster's leader when the adapter is on, r/64 slices of
 //                    d/lora_b (BF16), then its share of the K loop of a/b (FP8)
 //                    through the same ring, and ring stages for the other CTAs'
@@ -96,7 +98,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   constexpr int kPBytes = kBlockP * kRowBytes;
   // P tiles start every p_step rows: the block, or narrow tiles' p_rows.
   const uint32_t p_step = Shape::kNarrowTiles ? params.p_rows : kBlockP;
-  constexpr int kStageBytes = Shape::kStageBytes;  // P slice, then Q slice
+  // A stage is kStageBlocks K blocks, each a P slice then a Q slice.
+  constexpr int kStageBlocks = Shape::kStageBlocks;
+  constexpr int kBlockBytes = Shape::kBlockBytes;
+  constexpr int kStageBytes = Shape::kStageBytes;
   constexpr int kRingBytes = kStages * kStageBytes;
   constexpr int kConsumerThreads = Shape::kConsumerWarpgroups * 128;
   constexpr int kConsumerWarps = kConsumerThreads / 32;
@@ -104,6 +109,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   constexpr int kWarpgroupQ = Shape::kWarpgroupQ;
   constexpr int kAccRegs = kWarpgroupQ / 2;  // 64 x kWarpgroupQ fp32 over 128 threads
   using Ops = MmaOps<kWarpgroupQ>;
+  constexpr int kBlockMmas = kStageK / 32;  // 32-deep FP8 wgmma per K block
 
   // Shared memory: [ring of stages, each a P slice then a Q slice][epilogue staging]
   // [barriers]. Every slice is 1024-byte aligned (the 128-byte swizzle's period).
@@ -194,10 +200,17 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   // of them: the work units [adapter slices, K blocks] are split evenly over the
   // cluster, so the leader takes that many fewer K blocks and the cluster's CTAs
   // finish together.
-  uint32_t lead_units = 0, units = params.k_blocks, kb_begin = 0, kb_end = params.k_blocks;
+  // Counted in ring stages: kStageBlocks K blocks or adapter slices each.
+  const uint32_t k_stages = (params.k_blocks + kStageBlocks - 1) / kStageBlocks;
+  const uint32_t lora_stages = (params.lora_chunks + kStageBlocks - 1) / kStageBlocks;
+  // Blocks in stage s of `total` (the last stage may hold fewer).
+  auto blocks_at = [](uint32_t s, uint32_t total) {
+    return total - s * kStageBlocks < kStageBlocks ? total - s * kStageBlocks : uint32_t{kStageBlocks};
+  };
+  uint32_t lead_units = 0, units = k_stages, kb_begin = 0, kb_end = k_stages;
   auto k_block_at = [&](uint32_t unit) { return unit > lead_units ? unit - lead_units : 0u; };
   if (split > 1) {
-    lead_units = lora_scale != 0.0f ? params.lora_chunks : 0;
+    lead_units = lora_scale != 0.0f ? lora_stages : 0;
     units += lead_units;
     kb_begin = k_block_at(rank * units / split);
     kb_end = k_block_at((rank + 1) * units / split);
@@ -232,13 +245,16 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       const uint32_t whole_slice_row =
           multicast > 1 ? cluster_rank() * ((kShareQ ? params.q_rows : params.p_rows) / 2) : 0;
       uint32_t bytes = whole_bytes, slice_row = whole_slice_row;
-      auto load = [&](const CUtensorMap* p_map, const CUtensorMap* q_map, int k, int row_p, int row_q) {
+      // A stage's `blocks` blocks (kStageBlocks, or fewer at the end of K or of the
+      // adapter's slices) start at K element k, `step` apart.
+      auto load = [&](const CUtensorMap* p_map, const CUtensorMap* q_map, int k, int step, uint32_t blocks, int row_p,
+                      int row_q) {
         cutlass::arch::ClusterBarrier::wait(&empty[stage], phase ^ 1);
         Barrier* bar = reinterpret_cast<Barrier*>(&full[stage]);
-        cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], bytes);
+        cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], bytes * blocks);
         // The shared operand's part by multicast (pairs), the other operand's box
         // alone (none past its last tile).
-        auto fill = [&](auto shared_c, const CUtensorMap* map, uint8_t* dst, int row, uint64_t hint) {
+        auto fill = [&](auto shared_c, const CUtensorMap* map, uint8_t* dst, int k, int row, uint64_t hint) {
           if constexpr (decltype(shared_c)::value) {
             if (multicast > 1) {
               tma_load_multicast(map, bar, 0b11, dst + slice_row * kRowBytes, k, row + static_cast<int>(slice_row),
@@ -250,9 +266,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           }
           tma_load(map, bar, dst, k, row, hint);
         };
-        uint8_t* const p_dst = ring + stage * kStageBytes;
-        fill(std::integral_constant<bool, !kShareQ>{}, p_map, p_dst, row_p, params.p_hint);
-        fill(std::integral_constant<bool, kShareQ>{}, q_map, p_dst + kPBytes, row_q, params.q_hint);
+#pragma unroll
+        for (uint32_t h = 0; h < kStageBlocks; ++h) {
+          if (h == blocks) break;
+          uint8_t* const p_dst = ring + stage * kStageBytes + h * kBlockBytes;
+          fill(std::integral_constant<bool, !kShareQ>{}, p_map, p_dst, k + h * step, row_p, params.p_hint);
+          fill(std::integral_constant<bool, kShareQ>{}, q_map, p_dst + kPBytes, k + h * step, row_q, params.q_hint);
+        }
         if (++stage == kStages) stage = 0, phase ^= 1;
       };
       uint32_t taken_phase = 0;
@@ -267,10 +287,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         auto stream = [&](const CUtensorMap* mp, const CUtensorMap* mq, const CUtensorMap* mlp,
                           const CUtensorMap* mlq) {
           if (use_adapter())
-            for (uint32_t c = 0; c < params.lora_chunks; ++c)
-              load(mlp, mlq, static_cast<int>(c * kLoraChunk), row_p, row_q);
+            for (uint32_t c = 0; c < lora_stages; ++c)
+              load(mlp, mlq, static_cast<int>(c * kStageBlocks * kLoraChunk), kLoraChunk,
+                   blocks_at(c, params.lora_chunks), row_p, row_q);
           for (uint32_t kb = kb_begin; kb < kb_end; ++kb)
-            load(mp, mq, static_cast<int>(kb * kStageK), row_p, row_q);
+            load(mp, mq, static_cast<int>(kb * kStageBlocks * kStageK), kStageK, blocks_at(kb, params.k_blocks),
+                 row_p, row_q);
         };
         // Tiles with whole boxes (nearly all) load as they did before the short
         // boxes: bytes and rank-th part computed once per CTA, not per tile and
@@ -305,18 +327,22 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
             taken_phase ^= 1;
           }
           signalled = true;
-          for (uint32_t r = 1; r < split; ++r) {
-            // Stages for rank r's partial sums, which it writes (and completes).
-            // All its bytes complete on the first stage's barrier.
+          constexpr uint32_t kPer = Shape::kPartialsPerStage;
+          for (uint32_t r = 1; r < split; r += kPer) {
+            // Stages for the partial sums of ranks r.. (kPartialsPerStage of them, or
+            // the rest), which they write (and complete). All their bytes complete on
+            // the first stage's barrier.
+            const uint32_t ranks = split - r < kPer ? split - r : kPer;
             for (int s = 0; s < Shape::kPartialStages; ++s) {
               cutlass::arch::ClusterBarrier::wait(&empty[stage], phase ^ 1);
               if (s == 0)
-                cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], Shape::kPartialBytes);
+                cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage],
+                                                                               ranks * Shape::kPartialBytes);
               else
                 cutlass::arch::ClusterBarrier::arrive(&full[stage]);
               if (++stage == kStages) stage = 0, phase ^= 1;
             }
-            cutlass::arch::ClusterBarrier::arrive(landing_free, r, 1);
+            for (uint32_t j = 0; j < ranks; ++j) cutlass::arch::ClusterBarrier::arrive(landing_free, r + j, 1);
           }
         }
       }
@@ -374,8 +400,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       fence_operands(p);
       cute::warpgroup_arrive();
 #pragma unroll
-      for (int k = k0; k < k0 + kPromotionMmas; ++k)
-        mma<typename Ops::Fp8>(desc_advance(dp, k * 32), desc_advance(dq, k * 32), p, k > k0);
+      for (int k = k0; k < k0 + kPromotionMmas; ++k) {
+        // Instruction k reads 32 bytes of K block k / kBlockMmas of the stage.
+        const int at = k / kBlockMmas * kBlockBytes + k % kBlockMmas * 32;
+        mma<typename Ops::Fp8>(desc_advance(dp, at), desc_advance(dq, at), p, k > k0);
+      }
       cute::warpgroup_commit_batch();
     };
     // The fences pin the additions between the waits around them: otherwise the
@@ -387,22 +416,27 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       fence_operands(acc);
     };
     static_assert(kPromotionMmas == 2 || kPromotionMmas == 4, "promotion every half stage or every stage");
-    constexpr int kStageMmas = kStageK / 32;
+    constexpr int kStageMmas = kStageBlocks * kBlockMmas;
     // Stages per straight-line block: the two-set programs drain their wgmma queue
     // once per block (H200, r = 128, side by side, two runs each: 8 against 4
     // stages, M = 512, N = 4096, K = 14336 53.0 against 54.6 us; N = K = 8192 62.4
     // against 64.5; 16 stages measured within the spread of 8).
-    constexpr int kUnrollStages = 8;
+    constexpr int kUnrollStages = 8 / kStageBlocks;
 
     // Split-K: rank r's partial sums land in kPartialStages consecutive stages of
-    // the leader's ring (wrapping around it), as 2048-byte blocks: block b holds
+    // the leader's ring (wrapping around it), or in a kPartialsPerStage-th of one
+    // (ranks 1.., kPartialsPerStage to a stage), as 2048-byte blocks: block b holds
     // registers 4b'..4b'+3 of consumer warpgroup b / (kAccRegs / 4), where
-    // b' = b % (kAccRegs / 4), 16 bytes per thread. The ring offset of block b from
-    // the landing's first stage:
-    auto landing = [&](uint32_t first_stage, int b) {
-      const uint32_t offset = first_stage * kStageBytes + b * 2048;
-      return offset >= kRingBytes ? offset - kRingBytes : offset;
+    // b' = b % (kAccRegs / 4), 16 bytes per thread. The ring offset of rank r's
+    // block b from the first landing stage:
+    constexpr uint32_t kPer = Shape::kPartialsPerStage;
+    auto landing = [&](uint32_t first_stage, uint32_t r, int b) {
+      const uint32_t offset = (first_stage + (r - 1) / kPer * Shape::kPartialStages) * kStageBytes +
+                              (r - 1) % kPer * Shape::kPartialBytes + b * 2048;
+      return offset % kRingBytes;
     };
+    // Landing stages per tile, for split - 1 ranks.
+    auto landing_stages = [&] { return (split - 2 + kPer) / kPer * Shape::kPartialStages; };
     const uint32_t ring_addr = cute::cast_smem_ptr_to_uint(ring);
     // A non-leader follows where the leader's ring stands at the start of each tile
     // and the phase of its own landing_free barrier.
@@ -414,9 +448,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // group waited for, then promoted. Either way the sums enter acc in K order:
     // the pipelining does not change a bit of the result. Groups are numbered within
     // a straight-line block of stages (compile time: the set is a register array).
+    // The last stage of an odd number of K blocks has one block only: kGroups /
+    // kStageBlocks groups (`here`).
     constexpr int kGroups = kStageMmas / kPromotionMmas;
+    using Whole = std::integral_constant<int, kGroups>;
+    using Half = std::integral_constant<int, kGroups / kStageBlocks>;
     uint32_t previous = 0;  // the stage of the group that may still run
-    auto group = [&](auto index_c, auto g_c, uint64_t dp, uint64_t dq) {
+    auto group = [&](auto index_c, auto g_c, auto here_c, uint64_t dp, uint64_t dq) {
       constexpr int kIndex = decltype(index_c)::value, kG = decltype(g_c)::value;
       issue(part[kIndex % kSets], dp, dq, kG * kPromotionMmas);
       if constexpr (kSets == 2) {
@@ -427,55 +465,62 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         }
       } else {
         cute::warpgroup_wait<0>();
-        if constexpr (kG == kGroups - 1) release(stage);
+        if constexpr (kG == decltype(here_c)::value - 1) release(stage);
         promote(part[0]);
       }
     };
-    // Stage u of a straight-line block.
-    auto step = [&](auto u_c) {
-      constexpr int kU = decltype(u_c)::value;
+    // Stage u of a straight-line block, its first `here` groups.
+    auto step = [&](auto u_c, auto here_c) {
+      constexpr int kU = decltype(u_c)::value, kHere = decltype(here_c)::value;
       CAKE_TIMELINE_ONLY(const uint32_t waited_from = static_cast<uint32_t>(Timeline::clock()));
       cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
       CAKE_TIMELINE_ONLY(timeline.full_wait += static_cast<uint32_t>(Timeline::clock()) - waited_from);
       uint64_t dp, dq;
       stage_descs(dp, dq);
-      group(std::integral_constant<int, kU * kGroups>{}, std::integral_constant<int, 0>{}, dp, dq);
-      if constexpr (kGroups == 2)
-        group(std::integral_constant<int, kU * kGroups + 1>{}, std::integral_constant<int, 1>{}, dp, dq);
+      unroll<kHere>([&](auto g_c) {
+        constexpr int kG = decltype(g_c)::value;
+        group(std::integral_constant<int, kU * kGroups + kG>{}, g_c, here_c, dp, dq);
+      });
       previous = stage;
       if (++stage == kStages) stage = 0, phase ^= 1;
     };
     // A straight-line block of n stages, then its last group retired and promoted.
-    auto block = [&](auto n_c) {
+    auto block = [&](auto n_c, auto here_c) {
       constexpr int kN = decltype(n_c)::value;
-      unroll<kN>(step);
+      unroll<kN>([&](auto u_c) { step(u_c, here_c); });
       if constexpr (kSets == 2) {
+        constexpr int kHere = decltype(here_c)::value;
         cute::warpgroup_wait<0>();
         release(previous);
-        promote(part[(kN * kGroups - 1) % kSets]);
+        promote(part[((kN - 1) * kGroups + kHere - 1) % kSets]);
       }
     };
 
     // The adapter (leader only): BF16 wgmma over r into set 0 of `part`, the ring's
-    // next lora_chunks stages, issued back to back as straight-line code for each of
+    // next lora_stages stages, issued back to back as straight-line code for each of
     // the contract's ranks (r = 32: two instructions on one slice; 64: four; 128:
     // four on each of two): with the instructions under runtime conditions ptxas made
     // each wait for the one before it (C7519, warpgroup.arrive injected per
     // instruction). Not waited for here; returns the first stage.
     auto issue_adapter = [&] {
       const uint32_t first = stage;
-      auto mmas = [&](auto chunks_c, auto steps_c) {
-        constexpr int kChunks = decltype(chunks_c)::value, kSteps = decltype(steps_c)::value;
+      // kSteps instructions in all, each 32 bytes (16 BF16) of a slice of kSliceSteps.
+      auto mmas = [&](auto steps_c) {
+        constexpr int kSteps = decltype(steps_c)::value;
+        constexpr int kSliceSteps = kLoraChunk * 2 / 32, kStageSteps = kStageBlocks * kSliceSteps;
+        constexpr int kLoraStages = (kSteps + kStageSteps - 1) / kStageSteps;
         fence_operands(part[0]);
-        unroll<kChunks>([&](auto c_c) {
+        unroll<kLoraStages>([&](auto c_c) {
           constexpr int kC = decltype(c_c)::value;
           cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
           uint64_t dp, dq;
           stage_descs(dp, dq);
           cute::warpgroup_arrive();
-          unroll<kSteps>([&](auto k_c) {
+          constexpr int kHere = kSteps - kC * kStageSteps < kStageSteps ? kSteps - kC * kStageSteps : kStageSteps;
+          unroll<kHere>([&](auto k_c) {
             constexpr int kK = decltype(k_c)::value;
-            mma<typename Ops::Bf16>(desc_advance(dp, kK * 32), desc_advance(dq, kK * 32), part[0], kC > 0 || kK > 0);
+            constexpr int kAt = kK / kSliceSteps * kBlockBytes + kK % kSliceSteps * 32;
+            mma<typename Ops::Bf16>(desc_advance(dp, kAt), desc_advance(dq, kAt), part[0], kC > 0 || kK > 0);
           });
           cute::warpgroup_commit_batch();
           if (++stage == kStages) stage = 0, phase ^= 1;
@@ -483,11 +528,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       };
       static_assert(kMaxLoraChunks == 2 && kLoraChunk == 64, "one branch per rank of the contract");
       if (params.lora_steps == 8)
-        mmas(std::integral_constant<int, 2>{}, std::integral_constant<int, 4>{});
+        mmas(std::integral_constant<int, 8>{});
       else if (params.lora_steps == 4)
-        mmas(std::integral_constant<int, 1>{}, std::integral_constant<int, 4>{});
+        mmas(std::integral_constant<int, 4>{});
       else
-        mmas(std::integral_constant<int, 1>{}, std::integral_constant<int, 2>{});
+        mmas(std::integral_constant<int, 2>{});
       return first;
     };
     // Its sum retired, its stages released, and acc started from it: acc = s * (d @
@@ -495,7 +540,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     auto take_adapter = [&](uint32_t first) {
       cute::warpgroup_wait<0>();
       fence_operands(part[0]);
-      for (uint32_t c = 0; c < params.lora_chunks; ++c) release((first + c) % kStages);
+      for (uint32_t c = 0; c < lora_stages; ++c) release((first + c) % kStages);
 #pragma unroll
       for (int i = 0; i < kAccRegs; ++i) acc[i] = lora_scale * part[0][i];
       fence_operands(acc);
@@ -569,23 +614,30 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // straight-line code the size of its stages.
       constexpr uint32_t kHalf = kUnrollStages / 2;
       bool skew = kSets == 2 && Shape::kConsumerWarpgroups > 1 && cw % 2 == 1;
-      for (uint32_t kb = kb_begin + (carried && !adapter ? 1u : 0u); kb < kb_end;) {
-        const uint32_t left = kb_end - kb;
+      // The last stage of an odd number of K blocks holds one (the producer loads one).
+      const bool half_last = kStageBlocks > 1 && params.k_blocks % kStageBlocks != 0 && kb_end == k_stages &&
+                             kb_end > kb_begin;
+      const uint32_t kb_whole = kb_end - (half_last ? 1u : 0u);
+      for (uint32_t kb = kb_begin + (carried && !adapter ? 1u : 0u); kb < kb_whole;) {
+        const uint32_t left = kb_whole - kb;
         if constexpr (kSets == 2) {
           if (left >= kHalf && (skew || left < kUnrollStages)) {
-            block(std::integral_constant<int, kHalf>{});
+            block(std::integral_constant<int, kHalf>{}, Whole{});
             kb += kHalf;
             skew = false;
             continue;
           }
         }
         if (left >= kUnrollStages) {
-          block(std::integral_constant<int, kUnrollStages>{});
+          block(std::integral_constant<int, kUnrollStages>{}, Whole{});
           kb += kUnrollStages;
         } else {
-          block(std::integral_constant<int, 1>{});
+          block(std::integral_constant<int, 1>{}, Whole{});
           ++kb;
         }
+      }
+      if constexpr (kStageBlocks > 1) {
+        if (half_last) block(std::integral_constant<int, 1>{}, Half{});
       }
 
       CAKE_TIMELINE_ONLY(timeline.k_loop_end());
@@ -603,13 +655,14 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           // (Not after the last tile: the leader no longer waits for it, and might
           // have left by the time it arrived.)
           if (lane == 0 && !scheduler.is_last()) cutlass::arch::ClusterBarrier::arrive(landing_taken, 0, 1);
-          const uint32_t lead = k_block_at(units / split) + lead_units;
-          const uint32_t first = (lead_stage + lead + (rank - 1) * Shape::kPartialStages) % kStages;
-          lead_stage = (lead_stage + lead + (split - 1) * Shape::kPartialStages) % kStages;
-          const uint32_t bar = map_shared_rank(cute::cast_smem_ptr_to_uint(&full[first]), 0);
+          const uint32_t first = (lead_stage + k_block_at(units / split) + lead_units) % kStages;
+          lead_stage = (first + landing_stages()) % kStages;
+          // All of this stage's ranks complete on its first stage's barrier.
+          const uint32_t bar = map_shared_rank(
+              cute::cast_smem_ptr_to_uint(&full[(first + (rank - 1) / kPer * Shape::kPartialStages) % kStages]), 0);
 #pragma unroll
           for (int i = 0; i < kAccRegs; i += 4) {
-            const uint32_t at = ring_addr + landing(first, wg * (kAccRegs / 4) + i / 4) + thread * 16;
+            const uint32_t at = ring_addr + landing(first, rank, wg * (kAccRegs / 4) + i / 4) + thread * 16;
             st_async_v4(map_shared_rank(at, 0), acc[i], acc[i + 1], acc[i + 2], acc[i + 3], bar);
           }
           continue;
@@ -618,18 +671,17 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         // blocks, rank after rank (config.h kMaxSplit keeps them within the ring);
         // add the others' sums in rank order, then release the stages.
         const uint32_t s0 = stage;
-        for (uint32_t s = 0; s < (split - 1) * Shape::kPartialStages; ++s) {
+        for (uint32_t s = 0; s < landing_stages(); ++s) {
           cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
           if (++stage == kStages) stage = 0, phase ^= 1;
         }
         for (uint32_t r = 1; r < split; ++r) {
-          const uint32_t first = (s0 + (r - 1) * Shape::kPartialStages) % kStages;
 #pragma unroll
           for (int i = 0; i < kAccRegs; i += 4)
-            add_shared_v4(ring_addr + landing(first, wg * (kAccRegs / 4) + i / 4) + thread * 16, acc[i],
+            add_shared_v4(ring_addr + landing(s0, r, wg * (kAccRegs / 4) + i / 4) + thread * 16, acc[i],
                           acc[i + 1], acc[i + 2], acc[i + 3]);
         }
-        for (uint32_t s = 0; s < (split - 1) * Shape::kPartialStages; ++s) release((s0 + s) % kStages);
+        for (uint32_t s = 0; s < landing_stages(); ++s) release((s0 + s) % kStages);
       }
 
       if (scheduler.is_last()) launch_dependents();
@@ -808,10 +860,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #pragma unroll
             for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
             promote(part[0]);
-            if constexpr (kGroups == 2) {
+            if constexpr (kGroups > 1) {
               uint64_t dp, dq;
               stage_descs(dp, dq);
-              group(std::integral_constant<int, 1>{}, std::integral_constant<int, 1>{}, dp, dq);
+              unroll<kGroups - 1>([&](auto g_c) {
+                constexpr int kG = decltype(g_c)::value + 1;
+                group(std::integral_constant<int, kG>{}, std::integral_constant<int, kG>{}, Whole{}, dp, dq);
+              });
             }
             if (++stage == kStages) stage = 0, phase ^= 1;
           }

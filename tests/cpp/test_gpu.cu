@@ -623,11 +623,14 @@ TEST(Gpu, SplitKIsDeterministic) {
 // stands, over rounds of tiles; every split the program allows (2, 4, 8). About
 // 70 tiles with a tail in M, N and K (528 = 4 x 128 + 16); with the adapter
 // (r = 128: the leader takes 2 adapter slices, so the K blocks split unevenly; with
-// split 4 the leader has none, with 8 some ranks have none) and without.
+// split 4 the leader has none, with 8 some ranks have none) and without. The 64-row
+// swap programs hold two K blocks per stage (config.h kStageBlocks): at K = 528 (5
+// blocks) the last stage holds one; at K = 656 (6 blocks, the last of 16 K) none does.
 struct Walk {
   cake::Program program;
   int64_t M, N;
-  int rows = 0;  // P rows per tile (0: the plan's choice)
+  int rows = 0;     // P rows per tile (0: the plan's choice)
+  int64_t K = 528;
 };
 
 class GpuSplitKWalk : public ::testing::TestWithParam<Walk> {};
@@ -635,7 +638,7 @@ class GpuSplitKWalk : public ::testing::TestWithParam<Walk> {};
 TEST_P(GpuSplitKWalk, MatchesFp64ReferenceAndRepeats) {
   REQUIRE_SM90();
   const Walk w = GetParam();
-  Problem p(w.M, w.N, 528, 128, true, static_cast<unsigned>(w.M + w.N));
+  Problem p(w.M, w.N, w.K, 128, true, static_cast<unsigned>(w.M + w.N + w.K));
   Launch l(p);
   int sms = 0;
   CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -693,10 +696,15 @@ INSTANTIATE_TEST_SUITE_P(Sm90, GpuSplitKWalk,
                                            // narrow tiles of 40 and 56 weight rows
                                            Walk{cake::Program::kHopperSwap64x16, 13, 70 * 40 - 24, 40},
                                            Walk{cake::Program::kHopperSwap64x64, 37, 70 * 56 - 24, 56},
-                                           Walk{cake::Program::kHopperSwap64x128, 100, 70 * 48 - 24, 48}),
+                                           Walk{cake::Program::kHopperSwap64x128, 100, 70 * 48 - 24, 48},
+                                           // an even number of K blocks in the two-block stages
+                                           Walk{cake::Program::kHopperSwap64x16, 13, 70 * 64 - 24, 64, 656},
+                                           Walk{cake::Program::kHopperSwap64x32, 29, 70 * 48 - 24, 48, 656},
+                                           Walk{cake::Program::kHopperSwap64x64, 37, 70 * 40 - 24, 40, 656}),
                          [](const ::testing::TestParamInfo<Walk>& i) {
                            return std::string(cake::program_name(i.param.program)) +
-                                  (i.param.rows ? "_rows" + std::to_string(i.param.rows) : "");
+                                  (i.param.rows ? "_rows" + std::to_string(i.param.rows) : "") +
+                                  (i.param.K != 528 ? "_K" + std::to_string(i.param.K) : "");
                          });
 
 // ---------------------------------------------------------------- PDL chain
