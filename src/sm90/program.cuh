@@ -420,7 +420,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // Stages per straight-line block: the two-set programs drain their wgmma queue
     // once per block (H200, r = 128, side by side, two runs each: 8 against 4
     // stages, M = 512, N = 4096, K = 14336 53.0 against 54.6 us; N = K = 8192 62.4
-    // against 64.5; 16 stages measured within the spread of 8).
+    // against 64.5; 16 stages measured within the spread of 8). Eight K blocks
+    // whatever a stage holds.
     constexpr int kUnrollStages = 8 / kStageBlocks;
 
     // Split-K: rank r's partial sums land in kPartialStages consecutive stages of
@@ -448,11 +449,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // group waited for, then promoted. Either way the sums enter acc in K order:
     // the pipelining does not change a bit of the result. Groups are numbered within
     // a straight-line block of stages (compile time: the set is a register array).
-    // The last stage of an odd number of K blocks has one block only: kGroups /
-    // kStageBlocks groups (`here`).
+    // The last stage of an odd number of K blocks holds one block: a stage's first
+    // kGroups / kStageBlocks groups (`here`) then.
     constexpr int kGroups = kStageMmas / kPromotionMmas;
-    using Whole = std::integral_constant<int, kGroups>;
-    using Half = std::integral_constant<int, kGroups / kStageBlocks>;
+    using StageGroups = std::integral_constant<int, kGroups>;
+    using BlockGroups = std::integral_constant<int, kGroups / kStageBlocks>;
     uint32_t previous = 0;  // the stage of the group that may still run
     auto group = [&](auto index_c, auto g_c, auto here_c, uint64_t dp, uint64_t dq) {
       constexpr int kIndex = decltype(index_c)::value, kG = decltype(g_c)::value;
@@ -622,22 +623,22 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         const uint32_t left = kb_whole - kb;
         if constexpr (kSets == 2) {
           if (left >= kHalf && (skew || left < kUnrollStages)) {
-            block(std::integral_constant<int, kHalf>{}, Whole{});
+            block(std::integral_constant<int, kHalf>{}, StageGroups{});
             kb += kHalf;
             skew = false;
             continue;
           }
         }
         if (left >= kUnrollStages) {
-          block(std::integral_constant<int, kUnrollStages>{}, Whole{});
+          block(std::integral_constant<int, kUnrollStages>{}, StageGroups{});
           kb += kUnrollStages;
         } else {
-          block(std::integral_constant<int, 1>{}, Whole{});
+          block(std::integral_constant<int, 1>{}, StageGroups{});
           ++kb;
         }
       }
       if constexpr (kStageBlocks > 1) {
-        if (half_last) block(std::integral_constant<int, 1>{}, Half{});
+        if (half_last) block(std::integral_constant<int, 1>{}, BlockGroups{});
       }
 
       CAKE_TIMELINE_ONLY(timeline.k_loop_end());
@@ -865,7 +866,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
               stage_descs(dp, dq);
               unroll<kGroups - 1>([&](auto g_c) {
                 constexpr int kG = decltype(g_c)::value + 1;
-                group(std::integral_constant<int, kG>{}, std::integral_constant<int, kG>{}, Whole{}, dp, dq);
+                group(std::integral_constant<int, kG>{}, std::integral_constant<int, kG>{}, StageGroups{}, dp, dq);
               });
             }
             if (++stage == kStages) stage = 0, phase ^= 1;
