@@ -555,7 +555,10 @@ inline constexpr int64_t kHopperSplitHandoverNsPerToken = 11;
 // an SM is the cost of each stage, not the ring's depth: a K block takes at least
 // 125-150 ns (1..64 tokens) on 40 as on 64 weight rows, and rings of 8 stages in
 // place of 13-22 slowed 40-row tiles by 0-6% (H200, one wave on 66 CTAs,
-// docs/results/h200-2026-12-04-decode-rate/).
+// docs/results/h200-2026-12-04-decode-rate/). Those figures predate version 75, whose
+// 64-row swap programs take two K blocks per stage (config.h kStageBlocks: 40-row tiles
+// 124.5 -> 97.5 ns per K block); this threshold and the decode model above were not
+// measured again since.
 inline constexpr int kHopperFewSms = 80;
 
 // What the hand-over of a split tile's partial sums costs the decode plans
