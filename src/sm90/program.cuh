@@ -704,6 +704,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // it measured slower: a carried K block 1.016 of the times without, the adapter
       // issued before the epilogue 1.011 at M = 512, N = 28672.
       constexpr bool kCarry = kSets == 1 && !Shape::kSwapAB;
+      // The carried unit is a whole stage of one K block: a two-block program's odd
+      // last stage (half_last) would otherwise run twice.
+      static_assert(!kCarry || kStageBlocks == 1, "the carry takes one-block stages");
       const bool carry = kCarry && split == 1 && !scheduler.is_last();
       uint32_t carry_first = 0;
       auto carry_issue = [&] {
