@@ -203,10 +203,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   // Counted in ring stages: kStageBlocks K blocks or adapter slices each.
   const uint32_t k_stages = (params.k_blocks + kStageBlocks - 1) / kStageBlocks;
   const uint32_t lora_stages = (params.lora_chunks + kStageBlocks - 1) / kStageBlocks;
-  // Blocks in stage s of `total` (the last stage may hold fewer).
-  auto blocks_at = [](uint32_t s, uint32_t total) {
-    return total - s * kStageBlocks < kStageBlocks ? total - s * kStageBlocks : uint32_t{kStageBlocks};
-  };
   uint32_t lead_units = 0, units = k_stages, kb_begin = 0, kb_end = k_stages;
   auto k_block_at = [&](uint32_t unit) { return unit > lead_units ? unit - lead_units : 0u; };
   if (split > 1) {
@@ -245,13 +241,14 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       const uint32_t whole_slice_row =
           multicast > 1 ? cluster_rank() * ((kShareQ ? params.q_rows : params.p_rows) / 2) : 0;
       uint32_t bytes = whole_bytes, slice_row = whole_slice_row;
-      // A stage's `blocks` blocks (kStageBlocks, or fewer at the end of K or of the
-      // adapter's slices) start at K element k, `step` apart.
-      auto load = [&](const CUtensorMap* p_map, const CUtensorMap* q_map, int k, int step, uint32_t blocks, int row_p,
+      // A stage's blocks (kStageBlocks, or one at the end of an odd number of K
+      // blocks or adapter slices) start at K element k, `step` apart.
+      auto load = [&](auto blocks_c, const CUtensorMap* p_map, const CUtensorMap* q_map, int k, int step, int row_p,
                       int row_q) {
+        constexpr int kBlocks = decltype(blocks_c)::value;
         cutlass::arch::ClusterBarrier::wait(&empty[stage], phase ^ 1);
         Barrier* bar = reinterpret_cast<Barrier*>(&full[stage]);
-        cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], bytes * blocks);
+        cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], bytes * kBlocks);
         // The shared operand's part by multicast (pairs), the other operand's box
         // alone (none past its last tile).
         auto fill = [&](auto shared_c, const CUtensorMap* map, uint8_t* dst, int k, int row, uint64_t hint) {
@@ -267,8 +264,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           tma_load(map, bar, dst, k, row, hint);
         };
 #pragma unroll
-        for (uint32_t h = 0; h < kStageBlocks; ++h) {
-          if (h == blocks) break;
+        for (int h = 0; h < kBlocks; ++h) {
           uint8_t* const p_dst = ring + stage * kStageBytes + h * kBlockBytes;
           fill(std::integral_constant<bool, !kShareQ>{}, p_map, p_dst, k + h * step, row_p, params.p_hint);
           fill(std::integral_constant<bool, kShareQ>{}, q_map, p_dst + kPBytes, k + h * step, row_q, params.q_hint);
@@ -284,15 +280,27 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         const bool p_none = kShareQ && tp >= params.tiles_p, q_none = !kShareQ && tq >= params.tiles_q;
         const int row_p = static_cast<int>(tp * p_step), row_q = static_cast<int>(tq * kBlockQ);
         // The adapter's slices, then the tile's K blocks.
+        // Stages [begin, end) of `blocks` blocks `step` elements of K apart: whole
+        // stages, and where the number is odd the last stage's one block (the per-stage
+        // path stays the whole stages' alone: the producer's instructions per stage are
+        // part of what a stage costs).
+        auto loads = [&](const CUtensorMap* mp, const CUtensorMap* mq, uint32_t begin, uint32_t end, uint32_t blocks,
+                         int step) {
+          const bool odd_end = kStageBlocks > 1 && end > begin && end * kStageBlocks > blocks;
+          const uint32_t whole_end = end - (odd_end ? 1u : 0u);
+          for (uint32_t s = begin; s < whole_end; ++s)
+            load(std::integral_constant<int, kStageBlocks>{}, mp, mq, static_cast<int>(s * kStageBlocks) * step, step,
+                 row_p, row_q);
+          if constexpr (kStageBlocks > 1) {
+            if (odd_end)
+              load(std::integral_constant<int, 1>{}, mp, mq, static_cast<int>(whole_end * kStageBlocks) * step, step,
+                   row_p, row_q);
+          }
+        };
         auto stream = [&](const CUtensorMap* mp, const CUtensorMap* mq, const CUtensorMap* mlp,
                           const CUtensorMap* mlq) {
-          if (use_adapter())
-            for (uint32_t c = 0; c < lora_stages; ++c)
-              load(mlp, mlq, static_cast<int>(c * kStageBlocks * kLoraChunk), kLoraChunk,
-                   blocks_at(c, params.lora_chunks), row_p, row_q);
-          for (uint32_t kb = kb_begin; kb < kb_end; ++kb)
-            load(mp, mq, static_cast<int>(kb * kStageBlocks * kStageK), kStageK, blocks_at(kb, params.k_blocks),
-                 row_p, row_q);
+          if (use_adapter()) loads(mlp, mlq, 0, lora_stages, params.lora_chunks, kLoraChunk);
+          loads(mp, mq, kb_begin, kb_end, params.k_blocks, kStageK);
         };
         // Tiles with whole boxes (nearly all) load as they did before the short
         // boxes: bytes and rank-th part computed once per CTA, not per tile and
@@ -428,13 +436,16 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // the leader's ring (wrapping around it), or in a kPartialsPerStage-th of one
     // (ranks 1.., kPartialsPerStage to a stage), as 2048-byte blocks: block b holds
     // registers 4b'..4b'+3 of consumer warpgroup b / (kAccRegs / 4), where
-    // b' = b % (kAccRegs / 4), 16 bytes per thread. The ring offset of rank r's
-    // block b from the first landing stage:
+    // b' = b % (kAccRegs / 4), 16 bytes per thread. Rank r's first stage is
+    // (r - 1) / kPer landings after the first landing stage; the ring offset of its
+    // block b from its first stage:
     constexpr uint32_t kPer = Shape::kPartialsPerStage;
-    auto landing = [&](uint32_t first_stage, uint32_t r, int b) {
-      const uint32_t offset = (first_stage + (r - 1) / kPer * Shape::kPartialStages) * kStageBytes +
-                              (r - 1) % kPer * Shape::kPartialBytes + b * 2048;
-      return offset % kRingBytes;
+    auto rank_stage = [&](uint32_t first_landing, uint32_t r) {
+      return (first_landing + (r - 1) / kPer * Shape::kPartialStages) % kStages;
+    };
+    auto landing = [&](uint32_t rank_first, uint32_t r, int b) {
+      const uint32_t offset = rank_first * kStageBytes + (r - 1) % kPer * Shape::kPartialBytes + b * 2048;
+      return offset >= kRingBytes ? offset - kRingBytes : offset;
     };
     // Landing stages per tile, for split - 1 ranks.
     auto landing_stages = [&] { return (split - 2 + kPer) / kPer * Shape::kPartialStages; };
@@ -656,11 +667,11 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           // (Not after the last tile: the leader no longer waits for it, and might
           // have left by the time it arrived.)
           if (lane == 0 && !scheduler.is_last()) cutlass::arch::ClusterBarrier::arrive(landing_taken, 0, 1);
-          const uint32_t first = (lead_stage + k_block_at(units / split) + lead_units) % kStages;
-          lead_stage = (first + landing_stages()) % kStages;
-          // All of this stage's ranks complete on its first stage's barrier.
-          const uint32_t bar = map_shared_rank(
-              cute::cast_smem_ptr_to_uint(&full[(first + (rank - 1) / kPer * Shape::kPartialStages) % kStages]), 0);
+          const uint32_t lead = k_block_at(units / split) + lead_units;
+          const uint32_t first = rank_stage(lead_stage + lead, rank);
+          lead_stage = (lead_stage + lead + landing_stages()) % kStages;
+          // (All the ranks of a landing complete on its first stage's barrier.)
+          const uint32_t bar = map_shared_rank(cute::cast_smem_ptr_to_uint(&full[first]), 0);
 #pragma unroll
           for (int i = 0; i < kAccRegs; i += 4) {
             const uint32_t at = ring_addr + landing(first, rank, wg * (kAccRegs / 4) + i / 4) + thread * 16;
@@ -677,9 +688,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           if (++stage == kStages) stage = 0, phase ^= 1;
         }
         for (uint32_t r = 1; r < split; ++r) {
+          const uint32_t first = rank_stage(s0, r);
 #pragma unroll
           for (int i = 0; i < kAccRegs; i += 4)
-            add_shared_v4(ring_addr + landing(s0, r, wg * (kAccRegs / 4) + i / 4) + thread * 16, acc[i],
+            add_shared_v4(ring_addr + landing(first, r, wg * (kAccRegs / 4) + i / 4) + thread * 16, acc[i],
                           acc[i + 1], acc[i + 2], acc[i + 3]);
         }
         for (uint32_t s = 0; s < landing_stages(); ++s) release((s0 + s) % kStages);
