@@ -203,6 +203,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   // Counted in ring stages: kStageBlocks K blocks or adapter slices each.
   const uint32_t k_stages = (params.k_blocks + kStageBlocks - 1) / kStageBlocks;
   const uint32_t lora_stages = (params.lora_chunks + kStageBlocks - 1) / kStageBlocks;
+  // Whether stages [begin, end) of a run of `blocks` blocks (K blocks or adapter
+  // slices) end in an odd last stage: one block where a stage holds two. The producer
+  // loads it alone and the consumer runs one block's groups on it.
+  auto ends_odd = [](uint32_t begin, uint32_t end, uint32_t blocks) {
+    return kStageBlocks > 1 && end > begin && end * kStageBlocks > blocks;
+  };
   uint32_t lead_units = 0, units = k_stages, kb_begin = 0, kb_end = k_stages;
   auto k_block_at = [&](uint32_t unit) { return unit > lead_units ? unit - lead_units : 0u; };
   if (split > 1) {
@@ -286,7 +292,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         // part of what a stage costs).
         auto loads = [&](const CUtensorMap* mp, const CUtensorMap* mq, uint32_t begin, uint32_t end, uint32_t blocks,
                          int step) {
-          const bool odd_end = kStageBlocks > 1 && end > begin && end * kStageBlocks > blocks;
+          const bool odd_end = ends_odd(begin, end, blocks);
           const uint32_t whole_end = end - (odd_end ? 1u : 0u);
           for (uint32_t s = begin; s < whole_end; ++s)
             load(std::integral_constant<int, kStageBlocks>{}, mp, mq, static_cast<int>(s * kStageBlocks) * step, step,
@@ -626,9 +632,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // straight-line code the size of its stages.
       constexpr uint32_t kHalf = kUnrollStages / 2;
       bool skew = kSets == 2 && Shape::kConsumerWarpgroups > 1 && cw % 2 == 1;
-      // The last stage of an odd number of K blocks holds one (the producer loads one).
-      const bool half_last = kStageBlocks > 1 && params.k_blocks % kStageBlocks != 0 && kb_end == k_stages &&
-                             kb_end > kb_begin;
+      const bool half_last = ends_odd(kb_begin, kb_end, params.k_blocks);
       const uint32_t kb_whole = kb_end - (half_last ? 1u : 0u);
       for (uint32_t kb = kb_begin + (carried && !adapter ? 1u : 0u); kb < kb_whole;) {
         const uint32_t left = kb_whole - kb;
