@@ -58,6 +58,7 @@
 
 #include "sm90/config.h"
 #include "sm90/primitives.cuh"
+#include "sm90/ring.h"
 #include "sm90/run_program.h"
 #include "sm90/scheduler.cuh"
 #include "sm90/timeline.cuh"
@@ -195,27 +196,17 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
                              ? params.timeline + blockIdx.x * kTimelineCtaWords
                              : nullptr;)
 
-  // This CTA's share of the K loop: all of it without split-K. With it, an adapter
-  // slice streams as many bytes per row as a K block, and the leader streams all
-  // of them: the work units [adapter slices, K blocks] are split evenly over the
-  // cluster, so the leader takes that many fewer K blocks and the cluster's CTAs
-  // finish together.
-  // Counted in ring stages: kStageBlocks K blocks or adapter slices each.
-  const uint32_t k_stages = (params.k_blocks + kStageBlocks - 1) / kStageBlocks;
-  const uint32_t lora_stages = (params.lora_chunks + kStageBlocks - 1) / kStageBlocks;
-  // Whether stages [begin, end) of a run of `blocks` blocks (K blocks or adapter
-  // slices) end in an odd last stage: one block where a stage holds two. The producer
-  // loads it alone and the consumer runs one block's groups on it.
-  auto ends_odd = [](uint32_t begin, uint32_t end, uint32_t blocks) {
-    return kStageBlocks > 1 && end > begin && end * kStageBlocks > blocks;
-  };
+  // This CTA's share of the K loop, in ring stages: all of it without split-K, a
+  // share of it with (ring.h).
+  using Ring = sm90::Ring<Shape>;
+  const uint32_t k_stages = Ring::stages(params.k_blocks);
+  const uint32_t lora_stages = Ring::stages(params.lora_chunks);
   uint32_t lead_units = 0, units = k_stages, kb_begin = 0, kb_end = k_stages;
-  auto k_block_at = [&](uint32_t unit) { return unit > lead_units ? unit - lead_units : 0u; };
   if (split > 1) {
     lead_units = lora_scale != 0.0f ? lora_stages : 0;
     units += lead_units;
-    kb_begin = k_block_at(rank * units / split);
-    kb_end = k_block_at((rank + 1) * units / split);
+    kb_begin = Ring::k_stage_of(rank, split, units, lead_units);
+    kb_end = Ring::k_stage_of(rank + 1, split, units, lead_units);
   }
 
   // Multicast: the cluster's tile along Q (along P where pairs share Q) is
@@ -292,7 +283,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         // part of what a stage costs).
         auto loads = [&](const CUtensorMap* mp, const CUtensorMap* mq, uint32_t begin, uint32_t end, uint32_t blocks,
                          int step) {
-          const bool odd_end = ends_odd(begin, end, blocks);
+          const bool odd_end = Ring::ends_odd(begin, end, blocks);
           const uint32_t whole_end = end - (odd_end ? 1u : 0u);
           for (uint32_t s = begin; s < whole_end; ++s)
             load(std::integral_constant<int, kStageBlocks>{}, mp, mq, static_cast<int>(s * kStageBlocks) * step, step,
@@ -341,7 +332,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
             taken_phase ^= 1;
           }
           signalled = true;
-          constexpr uint32_t kPer = Shape::kPartialsPerStage;
+          constexpr uint32_t kPer = Ring::kPer;
           for (uint32_t r = 1; r < split; r += kPer) {
             // Stages for the partial sums of ranks r.. (kPartialsPerStage of them, or
             // the rest), which they write (and complete). All their bytes complete on
@@ -438,23 +429,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // whatever a stage holds.
     constexpr int kUnrollStages = 8 / kStageBlocks;
 
-    // Split-K: rank r's partial sums land in kPartialStages consecutive stages of
-    // the leader's ring (wrapping around it), or in a kPartialsPerStage-th of one
-    // (ranks 1.., kPartialsPerStage to a stage), as 2048-byte blocks: block b holds
-    // registers 4b'..4b'+3 of consumer warpgroup b / (kAccRegs / 4), where
-    // b' = b % (kAccRegs / 4), 16 bytes per thread. Rank r's first stage is
-    // (r - 1) / kPer landings after the first landing stage; the ring offset of its
-    // block b from its first stage:
-    constexpr uint32_t kPer = Shape::kPartialsPerStage;
-    auto rank_stage = [&](uint32_t first_landing, uint32_t r) {
-      return (first_landing + (r - 1) / kPer * Shape::kPartialStages) % kStages;
-    };
-    auto landing = [&](uint32_t rank_first, uint32_t r, int b) {
-      const uint32_t offset = rank_first * kStageBytes + (r - 1) % kPer * Shape::kPartialBytes + b * 2048;
-      return offset >= kRingBytes ? offset - kRingBytes : offset;
-    };
-    // Landing stages per tile, for split - 1 ranks.
-    auto landing_stages = [&] { return (split - 2 + kPer) / kPer * Shape::kPartialStages; };
     const uint32_t ring_addr = cute::cast_smem_ptr_to_uint(ring);
     // A non-leader follows where the leader's ring stands at the start of each tile
     // and the phase of its own landing_free barrier.
@@ -632,7 +606,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // straight-line code the size of its stages.
       constexpr uint32_t kHalf = kUnrollStages / 2;
       bool skew = kSets == 2 && Shape::kConsumerWarpgroups > 1 && cw % 2 == 1;
-      const bool half_last = ends_odd(kb_begin, kb_end, params.k_blocks);
+      const bool half_last = Ring::ends_odd(kb_begin, kb_end, params.k_blocks);
       const uint32_t kb_whole = kb_end - (half_last ? 1u : 0u);
       for (uint32_t kb = kb_begin + (carried && !adapter ? 1u : 0u); kb < kb_whole;) {
         const uint32_t left = kb_whole - kb;
@@ -671,14 +645,14 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           // (Not after the last tile: the leader no longer waits for it, and might
           // have left by the time it arrived.)
           if (lane == 0 && !scheduler.is_last()) cutlass::arch::ClusterBarrier::arrive(landing_taken, 0, 1);
-          const uint32_t lead = k_block_at(units / split) + lead_units;
-          const uint32_t first = rank_stage(lead_stage + lead, rank);
-          lead_stage = (lead_stage + lead + landing_stages()) % kStages;
+          const uint32_t lead = Ring::lead_entries(split, units, lead_units);
+          const uint32_t first = Ring::rank_stage(lead_stage + lead, rank);
+          lead_stage = (lead_stage + lead + Ring::landing_stages(split)) % kStages;
           // (All the ranks of a landing complete on its first stage's barrier.)
           const uint32_t bar = map_shared_rank(cute::cast_smem_ptr_to_uint(&full[first]), 0);
 #pragma unroll
           for (int i = 0; i < kAccRegs; i += 4) {
-            const uint32_t at = ring_addr + landing(first, rank, wg * (kAccRegs / 4) + i / 4) + thread * 16;
+            const uint32_t at = ring_addr + Ring::landing(first, rank, wg * (kAccRegs / 4) + i / 4) + thread * 16;
             st_async_v4(map_shared_rank(at, 0), acc[i], acc[i + 1], acc[i + 2], acc[i + 3], bar);
           }
           continue;
@@ -687,18 +661,18 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         // blocks, rank after rank (config.h kMaxSplit keeps them within the ring);
         // add the others' sums in rank order, then release the stages.
         const uint32_t s0 = stage;
-        for (uint32_t s = 0; s < landing_stages(); ++s) {
+        for (uint32_t s = 0; s < Ring::landing_stages(split); ++s) {
           cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
           if (++stage == kStages) stage = 0, phase ^= 1;
         }
         for (uint32_t r = 1; r < split; ++r) {
-          const uint32_t first = rank_stage(s0, r);
+          const uint32_t first = Ring::rank_stage(s0, r);
 #pragma unroll
           for (int i = 0; i < kAccRegs; i += 4)
-            add_shared_v4(ring_addr + landing(first, r, wg * (kAccRegs / 4) + i / 4) + thread * 16, acc[i],
+            add_shared_v4(ring_addr + Ring::landing(first, r, wg * (kAccRegs / 4) + i / 4) + thread * 16, acc[i],
                           acc[i + 1], acc[i + 2], acc[i + 3]);
         }
-        for (uint32_t s = 0; s < landing_stages(); ++s) release((s0 + s) % kStages);
+        for (uint32_t s = 0; s < Ring::landing_stages(split); ++s) release((s0 + s) % kStages);
       }
 
       if (scheduler.is_last()) launch_dependents();
