@@ -27,7 +27,8 @@
 //                    64 or 128 K (Hopper's FP8 tensor-core accumulation keeps fewer
 //                    bits than fp32; the plan's promotion_k).
 //   split-K          the leader's producer reserves kPartialStages stages of its
-//                    ring per other CTA of the cluster, expecting their bytes, and
+//                    ring per other CTA of the cluster (or one stage for several:
+//                    which stages hold what is ring.h's), expecting their bytes, and
 //                    tells that CTA (`landing_free`); its consumers acknowledge
 //                    (`landing_taken`, so that the next tile's signal cannot come
 //                    before every warp has seen this one), write their fp32
