@@ -27,7 +27,8 @@
 //                    64 or 128 K (Hopper's FP8 tensor-core accumulation keeps fewer
 //                    bits than fp32; the plan's promotion_k).
 //   split-K          the leader's producer reserves kPartialStages stages of its
-//                    ring per other CTA of the cluster, expecting their bytes, and
+//                    ring per other CTA of the cluster (or one stage for several:
+//                    which stages hold what is ring.h's), expecting their bytes, and
 //                    tells that CTA (`landing_free`); its consumers acknowledge
 //                    (`landing_taken`, so that the next tile's signal cannot come
 //                    before every warp has seen this one), write their fp32
@@ -58,6 +59,7 @@
 
 #include "sm90/config.h"
 #include "sm90/primitives.cuh"
+#include "sm90/ring.h"
 #include "sm90/run_program.h"
 #include "sm90/scheduler.cuh"
 #include "sm90/timeline.cuh"
@@ -195,25 +197,17 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
                              ? params.timeline + blockIdx.x * kTimelineCtaWords
                              : nullptr;)
 
-  // This CTA's share of the K loop: all of it without split-K. With it, an adapter
-  // slice streams as many bytes per row as a K block, and the leader streams all
-  // of them: the work units [adapter slices, K blocks] are split evenly over the
-  // cluster, so the leader takes that many fewer K blocks and the cluster's CTAs
-  // finish together.
-  // Counted in ring stages: kStageBlocks K blocks or adapter slices each.
-  const uint32_t k_stages = (params.k_blocks + kStageBlocks - 1) / kStageBlocks;
-  const uint32_t lora_stages = (params.lora_chunks + kStageBlocks - 1) / kStageBlocks;
-  // Blocks in stage s of `total` (the last stage may hold fewer).
-  auto blocks_at = [](uint32_t s, uint32_t total) {
-    return total - s * kStageBlocks < kStageBlocks ? total - s * kStageBlocks : uint32_t{kStageBlocks};
-  };
+  // This CTA's share of the K loop, in ring stages: all of it without split-K, a
+  // share of it with (ring.h).
+  using Ring = sm90::Ring<Shape>;
+  const uint32_t k_stages = Ring::stages(params.k_blocks);
+  const uint32_t lora_stages = Ring::stages(params.lora_chunks);
   uint32_t lead_units = 0, units = k_stages, kb_begin = 0, kb_end = k_stages;
-  auto k_block_at = [&](uint32_t unit) { return unit > lead_units ? unit - lead_units : 0u; };
   if (split > 1) {
     lead_units = lora_scale != 0.0f ? lora_stages : 0;
     units += lead_units;
-    kb_begin = k_block_at(rank * units / split);
-    kb_end = k_block_at((rank + 1) * units / split);
+    kb_begin = Ring::k_stage_of(rank, split, units, lead_units);
+    kb_end = Ring::k_stage_of(rank + 1, split, units, lead_units);
   }
 
   // Multicast: the cluster's tile along Q (along P where pairs share Q) is
@@ -245,13 +239,14 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       const uint32_t whole_slice_row =
           multicast > 1 ? cluster_rank() * ((kShareQ ? params.q_rows : params.p_rows) / 2) : 0;
       uint32_t bytes = whole_bytes, slice_row = whole_slice_row;
-      // A stage's `blocks` blocks (kStageBlocks, or fewer at the end of K or of the
-      // adapter's slices) start at K element k, `step` apart.
-      auto load = [&](const CUtensorMap* p_map, const CUtensorMap* q_map, int k, int step, uint32_t blocks, int row_p,
+      // A stage's blocks (kStageBlocks, or one at the end of an odd number of K
+      // blocks or adapter slices) start at K element k, `step` apart.
+      auto load = [&](auto blocks_c, const CUtensorMap* p_map, const CUtensorMap* q_map, int k, int step, int row_p,
                       int row_q) {
+        constexpr int kBlocks = decltype(blocks_c)::value;
         cutlass::arch::ClusterBarrier::wait(&empty[stage], phase ^ 1);
         Barrier* bar = reinterpret_cast<Barrier*>(&full[stage]);
-        cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], bytes * blocks);
+        cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], bytes * kBlocks);
         // The shared operand's part by multicast (pairs), the other operand's box
         // alone (none past its last tile).
         auto fill = [&](auto shared_c, const CUtensorMap* map, uint8_t* dst, int k, int row, uint64_t hint) {
@@ -267,8 +262,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           tma_load(map, bar, dst, k, row, hint);
         };
 #pragma unroll
-        for (uint32_t h = 0; h < kStageBlocks; ++h) {
-          if (h == blocks) break;
+        for (int h = 0; h < kBlocks; ++h) {
           uint8_t* const p_dst = ring + stage * kStageBytes + h * kBlockBytes;
           fill(std::integral_constant<bool, !kShareQ>{}, p_map, p_dst, k + h * step, row_p, params.p_hint);
           fill(std::integral_constant<bool, kShareQ>{}, q_map, p_dst + kPBytes, k + h * step, row_q, params.q_hint);
@@ -284,15 +278,27 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         const bool p_none = kShareQ && tp >= params.tiles_p, q_none = !kShareQ && tq >= params.tiles_q;
         const int row_p = static_cast<int>(tp * p_step), row_q = static_cast<int>(tq * kBlockQ);
         // The adapter's slices, then the tile's K blocks.
+        // Stages [begin, end) of `blocks` blocks `step` elements of K apart: whole
+        // stages, and where the number is odd the last stage's one block (the per-stage
+        // path stays the whole stages' alone: the producer's instructions per stage are
+        // part of what a stage costs).
+        auto loads = [&](const CUtensorMap* mp, const CUtensorMap* mq, uint32_t begin, uint32_t end, uint32_t blocks,
+                         int step) {
+          const bool odd_end = Ring::ends_odd(begin, end, blocks);
+          const uint32_t whole_end = end - (odd_end ? 1u : 0u);
+          for (uint32_t s = begin; s < whole_end; ++s)
+            load(std::integral_constant<int, kStageBlocks>{}, mp, mq, static_cast<int>(s * kStageBlocks) * step, step,
+                 row_p, row_q);
+          if constexpr (kStageBlocks > 1) {
+            if (odd_end)
+              load(std::integral_constant<int, 1>{}, mp, mq, static_cast<int>(whole_end * kStageBlocks) * step, step,
+                   row_p, row_q);
+          }
+        };
         auto stream = [&](const CUtensorMap* mp, const CUtensorMap* mq, const CUtensorMap* mlp,
                           const CUtensorMap* mlq) {
-          if (use_adapter())
-            for (uint32_t c = 0; c < lora_stages; ++c)
-              load(mlp, mlq, static_cast<int>(c * kStageBlocks * kLoraChunk), kLoraChunk,
-                   blocks_at(c, params.lora_chunks), row_p, row_q);
-          for (uint32_t kb = kb_begin; kb < kb_end; ++kb)
-            load(mp, mq, static_cast<int>(kb * kStageBlocks * kStageK), kStageK, blocks_at(kb, params.k_blocks),
-                 row_p, row_q);
+          if (use_adapter()) loads(mlp, mlq, 0, lora_stages, params.lora_chunks, kLoraChunk);
+          loads(mp, mq, kb_begin, kb_end, params.k_blocks, kStageK);
         };
         // Tiles with whole boxes (nearly all) load as they did before the short
         // boxes: bytes and rank-th part computed once per CTA, not per tile and
@@ -327,7 +333,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
             taken_phase ^= 1;
           }
           signalled = true;
-          constexpr uint32_t kPer = Shape::kPartialsPerStage;
+          constexpr uint32_t kPer = Ring::kPer;
           for (uint32_t r = 1; r < split; r += kPer) {
             // Stages for the partial sums of ranks r.. (kPartialsPerStage of them, or
             // the rest), which they write (and complete). All their bytes complete on
@@ -424,20 +430,6 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // whatever a stage holds.
     constexpr int kUnrollStages = 8 / kStageBlocks;
 
-    // Split-K: rank r's partial sums land in kPartialStages consecutive stages of
-    // the leader's ring (wrapping around it), or in a kPartialsPerStage-th of one
-    // (ranks 1.., kPartialsPerStage to a stage), as 2048-byte blocks: block b holds
-    // registers 4b'..4b'+3 of consumer warpgroup b / (kAccRegs / 4), where
-    // b' = b % (kAccRegs / 4), 16 bytes per thread. The ring offset of rank r's
-    // block b from the first landing stage:
-    constexpr uint32_t kPer = Shape::kPartialsPerStage;
-    auto landing = [&](uint32_t first_stage, uint32_t r, int b) {
-      const uint32_t offset = (first_stage + (r - 1) / kPer * Shape::kPartialStages) * kStageBytes +
-                              (r - 1) % kPer * Shape::kPartialBytes + b * 2048;
-      return offset % kRingBytes;
-    };
-    // Landing stages per tile, for split - 1 ranks.
-    auto landing_stages = [&] { return (split - 2 + kPer) / kPer * Shape::kPartialStages; };
     const uint32_t ring_addr = cute::cast_smem_ptr_to_uint(ring);
     // A non-leader follows where the leader's ring stands at the start of each tile
     // and the phase of its own landing_free barrier.
@@ -615,9 +607,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // straight-line code the size of its stages.
       constexpr uint32_t kHalf = kUnrollStages / 2;
       bool skew = kSets == 2 && Shape::kConsumerWarpgroups > 1 && cw % 2 == 1;
-      // The last stage of an odd number of K blocks holds one (the producer loads one).
-      const bool half_last = kStageBlocks > 1 && params.k_blocks % kStageBlocks != 0 && kb_end == k_stages &&
-                             kb_end > kb_begin;
+      const bool half_last = Ring::ends_odd(kb_begin, kb_end, params.k_blocks);
       const uint32_t kb_whole = kb_end - (half_last ? 1u : 0u);
       for (uint32_t kb = kb_begin + (carried && !adapter ? 1u : 0u); kb < kb_whole;) {
         const uint32_t left = kb_whole - kb;
@@ -656,14 +646,14 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           // (Not after the last tile: the leader no longer waits for it, and might
           // have left by the time it arrived.)
           if (lane == 0 && !scheduler.is_last()) cutlass::arch::ClusterBarrier::arrive(landing_taken, 0, 1);
-          const uint32_t first = (lead_stage + k_block_at(units / split) + lead_units) % kStages;
-          lead_stage = (first + landing_stages()) % kStages;
-          // All of this stage's ranks complete on its first stage's barrier.
-          const uint32_t bar = map_shared_rank(
-              cute::cast_smem_ptr_to_uint(&full[(first + (rank - 1) / kPer * Shape::kPartialStages) % kStages]), 0);
+          const uint32_t lead = Ring::lead_entries(split, units, lead_units);
+          const uint32_t first = Ring::rank_stage(lead_stage + lead, rank);
+          lead_stage = (lead_stage + lead + Ring::landing_stages(split)) % kStages;
+          // (All the ranks of a landing complete on its first stage's barrier.)
+          const uint32_t bar = map_shared_rank(cute::cast_smem_ptr_to_uint(&full[first]), 0);
 #pragma unroll
           for (int i = 0; i < kAccRegs; i += 4) {
-            const uint32_t at = ring_addr + landing(first, rank, wg * (kAccRegs / 4) + i / 4) + thread * 16;
+            const uint32_t at = ring_addr + Ring::landing(first, rank, wg * (kAccRegs / 4) + i / 4) + thread * 16;
             st_async_v4(map_shared_rank(at, 0), acc[i], acc[i + 1], acc[i + 2], acc[i + 3], bar);
           }
           continue;
@@ -672,17 +662,18 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         // blocks, rank after rank (config.h kMaxSplit keeps them within the ring);
         // add the others' sums in rank order, then release the stages.
         const uint32_t s0 = stage;
-        for (uint32_t s = 0; s < landing_stages(); ++s) {
+        for (uint32_t s = 0; s < Ring::landing_stages(split); ++s) {
           cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
           if (++stage == kStages) stage = 0, phase ^= 1;
         }
         for (uint32_t r = 1; r < split; ++r) {
+          const uint32_t first = Ring::rank_stage(s0, r);
 #pragma unroll
           for (int i = 0; i < kAccRegs; i += 4)
-            add_shared_v4(ring_addr + landing(s0, r, wg * (kAccRegs / 4) + i / 4) + thread * 16, acc[i],
+            add_shared_v4(ring_addr + Ring::landing(first, r, wg * (kAccRegs / 4) + i / 4) + thread * 16, acc[i],
                           acc[i + 1], acc[i + 2], acc[i + 3]);
         }
-        for (uint32_t s = 0; s < landing_stages(); ++s) release((s0 + s) % kStages);
+        for (uint32_t s = 0; s < Ring::landing_stages(split); ++s) release((s0 + s) % kStages);
       }
 
       if (scheduler.is_last()) launch_dependents();
