@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 B=${BUILD:-build}  # the build of f186c14 in this run
+OUT=${OUT:-results/diag}; mkdir -p "$OUT"
 CUBLAS_DIR=$(python3 -c "import nvidia.cublas, os; print(os.path.join(list(nvidia.cublas.__path__)[0], 'lib'))" 2>/dev/null)
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}/usr/local/cuda/lib64${CUBLAS_DIR:+:$CUBLAS_DIR}
 nvidia-smi --query-gpu=name --format=csv,noheader
