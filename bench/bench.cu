@@ -39,6 +39,7 @@
 #include "cake/gemm.h"
 #include "cutlass_reference.h"
 #include "forced.h"
+#include "launch/device.h"
 #include "shapes.h"
 #include "sm90/launch.h"
 #include "sm90/programs.h"
@@ -370,7 +371,7 @@ cake::bench::Forcing g_forcing;
 void run_cake(const cake::MmFp8LoraArgs& x, cudaStream_t stream) {
   if (!g_forcing.any()) return cake::mm_fp8_lora(x, stream);
   const int sms = cake::num_sms(0);
-  cake::sm90::launch(g_forcing.plan(x.M, x.N, x.K, x.r, sms), x, sms, stream);
+  cake::sm90::launch(g_forcing.plan(x.M, x.N, x.K, x.r, sms), x, sms, cake::device_info(0).dram_gbps, stream);
 }
 
 double geomean(const std::vector<double>& v) {
@@ -569,7 +570,8 @@ int run_bench(int argc, char** argv) {
     fp8_TFLOPs = 2.0 * S * S * S / (t8 * 1e-6) / 1e12;
     bf16_TFLOPs = 2.0 * S * S * S / (t16 * 1e-6) / 1e12;
   }
-  std::printf("device: %s, %d SMs, L2 %.0f MiB\n", prop.name, prop.multiProcessorCount, l2 / (1 << 20));
+  std::printf("device: %s, %d SMs, L2 %.0f MiB, DRAM %d GB/s (memory clock x bus width, as cake plans for it)\n",
+              prop.name, prop.multiProcessorCount, l2 / (1 << 20), cake::device_info(0).dram_gbps);
   if (g_sms) std::printf("every variant limited to %d SMs (--sms)\n", g_sms);
   std::printf("ceilings measured here: copy %.2f TB/s (read+write), cuBLASLt FP8 8192^3 %.0f TFLOP/s, BF16 %.0f TFLOP/s\n",
               copy_TBps, fp8_TFLOPs, bf16_TFLOPs);
@@ -901,7 +903,7 @@ int run_bench(int argc, char** argv) {
          "cake_over_cublaslt,cake_over_unfused,cake_s0_over_cublaslt,check_ratio,check_ok,cutlass_us,cutlass_fast_us,"
          "cutlass_config,cutlass_fast_config\n";
   std::ofstream js(out_dir + "/bench.json");
-  js << "{\n \"device\": \"" << prop.name << "\",\n \"sms\": " << prop.multiProcessorCount << ",\n \"sms_used\": " << cake::num_sms(0) << ",\n \"copy_TBps\": " << copy_TBps
+  js << "{\n \"device\": \"" << prop.name << "\",\n \"sms\": " << prop.multiProcessorCount << ",\n \"sms_used\": " << cake::num_sms(0) << ",\n \"dram_gbps\": " << cake::device_info(0).dram_gbps << ",\n \"copy_TBps\": " << copy_TBps
      << ",\n \"fp8_TFLOPs\": " << fp8_TFLOPs << ",\n \"bf16_TFLOPs\": " << bf16_TFLOPs << ",\n \"host_call_us\": " << host_us
      << ",\n \"bias\": " << (with_bias ? "true" : "false") << ",\n \"rows\": [\n";
   for (size_t i = 0; i < rows.size(); ++i) {

@@ -48,6 +48,7 @@ def main():
         return 1
     print(f"{len(passes)} passes; per line: cake us per pass (median), over the shape's first line "
           f"(median of per-pass ratios), over cuBLASLt fast and over the unfused path per pass")
+    dram = plan_table.board_dram(d)
     first = {}  # shape -> its first line
     for i, (shape, flags) in enumerate(configs, 1):
         first.setdefault(shape, i)
@@ -65,7 +66,7 @@ def main():
         if table:
             try:
                 args_ = ['--shape', shape] + [w for w in words if w != '--other']
-                launched = next(iter(plan_table.table(table, args_).values()))
+                launched = next(iter(plan_table.table(table, args_, dram).values()))
                 flags = f"{flags.strip() or '(plan)'} [{plan_table.short(launched)}]"
             except (subprocess.CalledProcessError, StopIteration, IndexError, ValueError):
                 pass

@@ -5,7 +5,7 @@
 
 Per shape: cake's median time (us) over the runs in each build, the median of the
 per-run ratios B / A (each pair ran back to back), and with --plans what each build
-launched (on S SMs with --sms). Then the geomean of those ratios and the shapes
+launched (on S SMs with --sms, for the board's DRAM bandwidth the runs recorded). Then the geomean of those ratios and the shapes
 that moved by more than 2% either way. A shape whose benchmark check failed in any
 run is marked FAILED.
 """
@@ -40,6 +40,7 @@ def main():
         del args[i:i + 2]
     d = args[0] if args else 'results/plan-ab'
     shapes = [line.strip() for line in open(os.path.join(d, 'shapes.txt')) if line.strip()]
+    dram = plan_table.board_dram(d)
     ratios = {}
     print("per shape: cake us, A and B (medians over the runs), B / A (median of per-run ratios)")
     for shape in shapes:
@@ -63,7 +64,7 @@ def main():
         line = (f"{shape:>16}  {statistics.median(t['a'].values()):8.2f} {statistics.median(t['b'].values()):8.2f}"
                 f"  {ratio:.3f}{'  FAILED' if failed else ''}")
         if plans:
-            a, b = (plan_table.short(next(iter(plan_table.table(p, ['--shape', shape] + sms).values()))) for p in plans)
+            a, b = (plan_table.short(next(iter(plan_table.table(p, ['--shape', shape] + sms, dram).values()))) for p in plans)
             line += f"  {a}" + (f" -> {b}" if b != a else " (same plan)")
         print(line)
     if not ratios:

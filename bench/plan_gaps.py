@@ -32,15 +32,16 @@ def sweeps(d):
     return found
 
 
-def configurations(binary, shapes, programs):
+def configurations(binary, shapes, programs, dram_gbps):
     """{(variant, (M, N, K)): text} from cake_plan: the plan's regions and each
-    forced program's, as the benchmark launched them (132 SMs, the H200)."""
+    forced program's, as the benchmark launched them (132 SMs, the board's DRAM
+    bandwidth)."""
     ms = ','.join(str(m) for m in sorted({k[0] for k in shapes}))
     nks = ','.join(f"{n},{k}" for n, k in sorted({(k[1], k[2]) for k in shapes}))
     found = {}
     for v in ['plan'] + sorted(programs):
         forced = [] if v == 'plan' else ['--program', v]
-        for shape, text in plan_table.table(binary, ['--m', ms, '--nk', nks] + forced).items():
+        for shape, text in plan_table.table(binary, ['--m', ms, '--nk', nks] + forced, dram_gbps).items():
             found[(v, shape)] = text
     return found
 
@@ -57,7 +58,7 @@ def main():
         print(f"plan_gaps: no sweeps in {d}", file=sys.stderr)
         return 1
     programs = {v for r in runs.values() for v in r if not v.startswith('plan')}
-    config = configurations(table, list(runs), programs) if table else {}
+    config = configurations(table, list(runs), programs, plan_table.board_dram(d)) if table else {}
     lt_ratios, unf_ratios, spread = [], [], []
     for key in sorted(runs, key=lambda k: (k[1], k[2], k[0])):
         r = runs[key]

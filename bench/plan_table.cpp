@@ -22,6 +22,7 @@ struct Options {
   cake::bench::ShapeSet shapes = cake::bench::grid_shapes();
   cake::Arch arch = cake::Arch::SM90;
   int sms = 132;
+  int dram_gbps = 0;  // 0: unknown, planned as for the H200
   int64_t r = 128;
   cake::bench::Forcing forcing;  // SM90 experiments, as cake_bench's
 };
@@ -32,6 +33,16 @@ void print_region(const cake::Plan& p, int64_t M, int64_t N) {
               static_cast<long long>(p.tiles), static_cast<long long>(p.waves), p.split_k, p.cluster_m, p.cluster_n,
               p.grid);
   if (p.arch == cake::Arch::SM90) std::printf(" promote %d raster %d", p.promotion_k, p.raster_group);
+}
+
+// plan() at the board's DRAM bandwidth; plans from before that input take none
+// (scripts/plan-diff builds this table against earlier plans too).
+template <typename Dram>
+cake::Plan plan_at(int64_t M, int64_t N, int64_t K, int64_t r, cake::Arch arch, int sms, Dram dram_gbps) {
+  if constexpr (requires { cake::plan(M, N, K, r, arch, sms, dram_gbps); })
+    return cake::plan(M, N, K, r, arch, sms, dram_gbps);
+  else
+    return cake::plan(M, N, K, r, arch, sms);
 }
 
 // The regions of one problem, as the launcher runs them.
@@ -49,7 +60,7 @@ void print_problem(const Options& o, int64_t M, int64_t N, int64_t K) {
     return;
   }
   for (int64_t m = M, n = N; m > 0 && n > 0;) {
-    const cake::Plan p = cake::plan(m, n, K, o.r, o.arch, o.sms);
+    const cake::Plan p = plan_at(m, n, K, o.r, o.arch, o.sms, o.dram_gbps);
     std::printf(m == M && n == N ? " " : " | then ");
     print_region(p, p.head_m, p.head_n);
     if (p.head_m < m) m -= p.head_m;
@@ -61,12 +72,12 @@ void print_problem(const Options& o, int64_t M, int64_t N, int64_t K) {
 [[noreturn]] void usage(int code) {
   std::printf(
       "usage: cake_plan [--grid | --quick | --serving | --dense | --decode] [--m 1,16,...] [--nk N,K,N,K...] [--shape M,N,K]\n"
-      "                 [--sms 132] [--arch sm90|sm100|sm103] [--r 128]\n"
+      "                 [--sms 132] [--dram-gbps 0] [--arch sm90|sm100|sm103] [--r 128]\n"
       "                 [--program NAME] [--split S] [--rows R] [--promote 64|128] [--multicast 1|2|m|n] [--raster G] [--one-region]\n"
       "                 (SM90: what cake_bench launches with the same experiment flags)\n"
       "One line per problem: each region's program, region, tile, tiles, waves, split-K, CTA pairs, grid,\n"
       "promotion depth and raster group, in the order the launcher runs them. Default: the benchmark's\n"
-      "grid on 132 SMs.\n");
+      "grid on 132 SMs, DRAM bandwidth unknown (0: planned as for the H200).\n");
   std::exit(code);
 }
 
@@ -96,6 +107,7 @@ int main(int argc, char** argv) {
       if (v.size() != 3) usage(2);
       o.shapes = {{v[0]}, {{v[1], v[2]}}};
     } else if (arg == "--sms") o.sms = std::stoi(next());
+    else if (arg == "--dram-gbps") o.dram_gbps = std::stoi(next());
     else if (arg == "--r") o.r = std::stoll(next());
     else if (arg == "--arch") {
       const auto arch = cake::parse_arch(next());

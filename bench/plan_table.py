@@ -1,13 +1,24 @@
 """cake_plan's table (bench/plan_table.cpp) read from Python: what cake launches
 per shape, for the readers of the benchmark's sweeps (plan_gaps.py, forced_scan.py).
 """
+import glob
+import json
+import os
 import subprocess
 
 
-def table(binary, args):
+def table(binary, args, dram_gbps=0):
     """{(M, N, K): text}: `binary args...` parsed, text being the regions as
-    cake_plan prints them ('fp8_hopper_swap_64x96 256x1280: 96x64 tiles 60 ...')."""
-    out = subprocess.run([binary] + list(args), capture_output=True, text=True, check=True).stdout
+    cake_plan prints them ('fp8_hopper_swap_64x96 256x1280: 96x64 tiles 60 ...'),
+    planned for a board of dram_gbps (0: unknown) where the table takes that input."""
+    def run(a):
+        return subprocess.run([binary] + list(a), capture_output=True, text=True, check=True).stdout
+    try:
+        out = run(list(args) + (['--dram-gbps', str(dram_gbps)] if dram_gbps else []))
+    except subprocess.CalledProcessError:
+        if not dram_gbps:
+            raise
+        out = run(args)  # a cake_plan from before the plan took the board's DRAM bandwidth
     found = {}
     for line in out.splitlines():
         head, _, text = line.partition(':')
@@ -36,3 +47,15 @@ def take_option(args, name='--plan-table'):
     path = args[i + 1]
     del args[i:i + 2]
     return path
+
+
+def board_dram(d):
+    """The DRAM bandwidth (GB/s) the benchmark's runs under directory d were planned
+    for: the first bench.json's dram_gbps (0 where none records it, runs from before
+    the plan took it)."""
+    for f in sorted(glob.glob(os.path.join(d, '**', 'bench.json'), recursive=True)):
+        try:
+            return int(json.load(open(f)).get('dram_gbps', 0))
+        except (OSError, ValueError):
+            continue
+    return 0

@@ -1,9 +1,9 @@
 // cake: program choice, a pure function of the problem and the device.
 //
-// plan() never touches a GPU: it maps (M, N, K, r, architecture, SM count) to the
-// program that would run and its parameters. The launcher calls exactly this
-// function, so what plan() returns is what runs. The thresholds of the choice, with
-// the measurements behind them, are internal: src/plan/rules.h.
+// plan() never touches a GPU: it maps (M, N, K, r, architecture, SM count, DRAM
+// bandwidth) to the program that would run and its parameters. The launcher calls
+// exactly this function, so what plan() returns is what runs. The thresholds of the
+// choice, with the measurements behind them, are internal: src/plan/rules.h.
 #pragma once
 
 #include <cstdint>
@@ -154,11 +154,14 @@ Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num
 // The program for a problem (for its region [0, head_m) x [0, head_n) of out;
 // the rest is plan(M - head_m, N, ...) or plan(M, N - head_n, ...)). r is the LoRA
 // rank (0 when the adapter is off; r does not change the choice today but is part
-// of the key). num_sms is the
-// device's multiprocessor count. Throws cake::InvalidArgument on num_sms < 1 or
-// non-positive sizes; never checks the argument contract itself. Each thread keeps
-// its last plans (64, by problem): a repeated problem costs a lookup, not the
-// search.
-Plan plan(int64_t M, int64_t N, int64_t K, int64_t r, Arch arch, int num_sms);
+// of the key). num_sms is the device's multiprocessor count. dram_gbps is its peak
+// DRAM bandwidth in GB/s (memory clock x bus width x 2, as the launcher reads it):
+// boards of one architecture and SM count differ in it (H100 SXM 3350, H200 4800 by
+// their specifications), and the plan is tuned on the H200; 0 means unknown and
+// plans as for the H200 (src/plan/rules.h kHopperSlowDram*).
+// Throws cake::InvalidArgument on num_sms < 1, dram_gbps < 0 or non-positive sizes;
+// never checks the argument contract itself. Each thread keeps its last plans (64,
+// by problem): a repeated problem costs a lookup, not the search.
+Plan plan(int64_t M, int64_t N, int64_t K, int64_t r, Arch arch, int num_sms, int dram_gbps = 0);
 
 }  // namespace cake

@@ -134,7 +134,10 @@ def _device(device: Optional[int]) -> int:
 
 
 def device_info(device: Optional[int] = None) -> dict:
-    """Compute capability, SM count and cake's architecture name ('' if none) of a CUDA device."""
+    """Compute capability (major, minor), SM count (num_sms), peak DRAM bandwidth in
+    GB/s as the plan takes it (dram_gbps: memory clock x bus width x 2, 0 where the
+    runtime does not report them) and cake's architecture name (arch, '' if none) of
+    a CUDA device."""
     return dict(_lib.device_info(_device(device)))
 
 
@@ -158,13 +161,17 @@ def get_num_sms(device: Optional[int] = None) -> int:
 
 
 def plan(M: int, N: int, K: int, r: int = 0, arch: Optional[str] = None,
-         num_sms: Optional[int] = None) -> dict:
+         num_sms: Optional[int] = None, dram_gbps: Optional[int] = None) -> dict:
     """The program cake runs for a problem, and its parameters, without launching.
 
-    A pure function of (M, N, K, r, arch, num_sms): pass ``arch`` ("sm90",
-    "sm100", "sm103") and ``num_sms`` to ask about any device; leave them None
-    to ask about the current CUDA device (``num_sms`` then is
+    A pure function of (M, N, K, r, arch, num_sms, dram_gbps): pass ``arch``
+    ("sm90", "sm100", "sm103") and ``num_sms`` to ask about any device; leave
+    them None to ask about the current CUDA device (``num_sms`` then is
     :func:`get_num_sms`). ``r`` is the LoRA rank (0: adapter off).
+    ``dram_gbps`` is the device's peak DRAM bandwidth in GB/s, which tells boards
+    of one architecture and SM count apart (an H100 SXM from an H200); None takes
+    the current device's (``cake.gemm.device_info()["dram_gbps"]``) when ``arch`` or
+    ``num_sms`` is None as well, else 0: unknown, planned as for the H200.
 
     Returns a dict: program, arch, tile_m, tile_n, tile_k, swap_ab, cluster_m,
     cluster_n, scheduler, raster, raster_group, raster_block_m, raster_block_n,
@@ -179,4 +186,6 @@ def plan(M: int, N: int, K: int, r: int = 0, arch: Optional[str] = None,
         info = device_info()
         arch = arch if arch is not None else info["arch"]
         num_sms = num_sms if num_sms is not None else get_num_sms()
-    return dict(_lib.plan(int(M), int(N), int(K), int(r), str(arch), int(num_sms)))
+        dram_gbps = dram_gbps if dram_gbps is not None else info["dram_gbps"]
+    dram = 0 if dram_gbps is None else int(dram_gbps)
+    return dict(_lib.plan(int(M), int(N), int(K), int(r), str(arch), int(num_sms), dram))

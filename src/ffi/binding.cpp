@@ -16,6 +16,7 @@
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/string.h>
 
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -158,17 +159,20 @@ Map<String, Any> plan_to_map(const cake::Plan& p) {
   return m;
 }
 
-Map<String, Any> plan(int64_t M, int64_t N, int64_t K, int64_t r, String arch, int64_t num_sms) {
+Map<String, Any> plan(int64_t M, int64_t N, int64_t K, int64_t r, String arch, int64_t num_sms, int64_t dram_gbps) {
   return translate_errors([&] {
     const std::optional<cake::Arch> a = cake::parse_arch(std::string(arch));
     if (!a)
       throw cake::InvalidArgument("plan: arch must be one of sm90, sm100, sm103 (got \"" +
                                   std::string(arch) + "\")");
-    return plan_to_map(cake::plan(M, N, K, r, *a, static_cast<int>(num_sms)));
+    if (num_sms > std::numeric_limits<int>::max() || dram_gbps > std::numeric_limits<int>::max())
+      throw cake::InvalidArgument("plan: num_sms and dram_gbps must fit in 32 bits");
+    return plan_to_map(cake::plan(M, N, K, r, *a, static_cast<int>(num_sms), static_cast<int>(dram_gbps)));
   });
 }
 
-// (compute capability major, minor, SM count, cake's name of it or "") of a device.
+// (compute capability major, minor, SM count, DRAM bandwidth in GB/s as the plan
+// takes it, cake's name of the architecture or "") of a device.
 Map<String, Any> device_info(int64_t device) {
   return translate_errors([&] {
     const cake::DeviceInfo& info = cake::device_info(static_cast<int>(device));
@@ -176,6 +180,7 @@ Map<String, Any> device_info(int64_t device) {
     m.Set("major", static_cast<int64_t>(info.major));
     m.Set("minor", static_cast<int64_t>(info.minor));
     m.Set("num_sms", static_cast<int64_t>(info.sms));
+    m.Set("dram_gbps", static_cast<int64_t>(info.dram_gbps));
     m.Set("arch", String(info.arch ? cake::arch_name(*info.arch) : ""));
     return m;
   });

@@ -32,6 +32,12 @@ int current_device() {
   return device;
 }
 
+int dram_gbps(int memory_khz, int bus_bits) {
+  if (memory_khz <= 0 || bus_bits <= 0) return 0;
+  // memory_khz x 1e3 clocks/s x 2 transfers per clock x bus_bits / 8 bytes per transfer, / 1e9.
+  return static_cast<int>(int64_t{memory_khz} * bus_bits / 4000000);
+}
+
 const DeviceInfo& device_info(int device) {
   if (device < 0 || device >= kMaxDevices) check_cuda(cudaErrorInvalidDevice, "device lookup");
   std::call_once(g_once[device], [device] {
@@ -43,6 +49,12 @@ const DeviceInfo& device_info(int device) {
     check_cuda(cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, device),
                "cudaDeviceGetAttribute");
     d.arch = arch_from_compute_capability(d.major, d.minor);
+    // Both attributes may be unreported (0): the plan then takes the bandwidth as unknown.
+    int memory_khz = 0, bus_bits = 0;
+    if (cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess)
+      memory_khz = bus_bits = 0, (void)cudaGetLastError();  // leave no error behind for the caller
+    d.dram_gbps = dram_gbps(memory_khz, bus_bits);
   });
   return g_info[device];
 }

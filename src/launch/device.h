@@ -10,8 +10,15 @@ namespace cake {
 struct DeviceInfo {
   int major = 0, minor = 0;  // compute capability
   int sms = 0;               // multiprocessors
+  // Peak DRAM bandwidth, GB/s: memory clock x bus width x 2 (double data rate), an
+  // input of plan(); 0 where the runtime reports no memory clock or bus width.
+  int dram_gbps = 0;
   std::optional<Arch> arch;  // nullopt: cake has no programs for it
 };
+
+// GB/s from the runtime's memory clock (kHz) and bus width (bits); 0 when either is
+// not positive.
+int dram_gbps(int memory_khz, int bus_bits);
 
 // Cached per device ordinal; the first call per device queries the runtime.
 // `sms` is the hardware's count; plans use cake::num_sms (cake/gemm.h), which

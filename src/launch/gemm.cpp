@@ -16,16 +16,17 @@ Plan resolve(const char* op, const MmFp8LoraArgs& args, const DeviceInfo& info, 
   const Arch arch = require_arch(info);
   check_problem(op, args, arch);
   const int64_t r = args.lora_scale ? args.r : 0;
-  return plan(args.M, args.N, args.K, r, arch, sms);
+  return plan(args.M, args.N, args.K, r, arch, sms, info.dram_gbps);
 }
 
 void run(const char* op, const MmFp8LoraArgs& args, cudaStream_t stream) {
   const int device = current_device();
   const int sms = num_sms(device);
-  const Plan p = resolve(op, args, device_info(device), sms);
+  const DeviceInfo& info = device_info(device);
+  const Plan p = resolve(op, args, info, sms);
   switch (p.arch) {
     case Arch::SM90:
-      sm90::launch(p, args, sms, stream);
+      sm90::launch(p, args, sms, info.dram_gbps, stream);
       return;
     case Arch::SM100:
     case Arch::SM103:

@@ -727,6 +727,21 @@ Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   return c.best;
 }
 
+// On boards with slower DRAM (kHopperSlowDram*): one wave of single 128 x 112 CTAs
+// over several token tiles at long K in CTA pairs sharing the weight tile, where the
+// pairs are one wave too. The same program, tiles and split; only the pairing
+// differs, and these conditions are the ones under which that pairing is possible.
+Plan plan_sm90_board(const Plan& chosen, int64_t M, int64_t N, int64_t K, int num_sms, int dram_gbps) {
+  const bool slow_dram = dram_gbps > 0 && dram_gbps <= kHopperSlowDramMaxGbps;
+  const bool single_wave_112 = chosen.program == Program::kHopper128x112 && chosen.head_m == M &&
+                               chosen.head_n == N && chosen.cluster_m * chosen.cluster_n == 1 &&
+                               chosen.split_k == 1 && chosen.waves == 1 && chosen.tiles_m >= 2 &&
+                               N >= chosen.tile_n;
+  if (!slow_dram || !single_wave_112 || K < kHopperSlowDramWeight112PairsMinK) return chosen;
+  const Plan pairs = plan_sm90_program(Program::kHopper128x112, M, N, K, num_sms, 1, 0, 0, kMulticastAlongM);
+  return pairs.waves == 1 ? pairs : chosen;
+}
+
 }  // namespace
 
 Plan plan_sm90_program(Program program, int64_t M, int64_t N, int64_t K, int num_sms, int split, int rows,
@@ -811,8 +826,8 @@ const char* program_name(Program program) {
 
 namespace {
 
-Plan compute_plan(int64_t M, int64_t N, int64_t K, Arch arch, int num_sms) {
-  if (arch == Arch::SM90) return plan_sm90(M, N, K, num_sms);
+Plan compute_plan(int64_t M, int64_t N, int64_t K, Arch arch, int num_sms, int dram_gbps) {
+  if (arch == Arch::SM90) return plan_sm90_board(plan_sm90(M, N, K, num_sms), M, N, K, num_sms, dram_gbps);
   Plan p{};
   p.arch = arch;
   plan_blackwell(p, arch, M, N, K, num_sms);
@@ -831,35 +846,39 @@ struct PlanCache {
     int64_t M = 0, N = 0, K = 0, r = 0;
     Arch arch = Arch::SM90;
     int num_sms = 0;  // 0: empty
+    int dram_gbps = 0;
     Plan plan{};
   };
   static constexpr size_t kEntries = 64;
   Entry entries[kEntries];
 
-  static size_t slot(int64_t M, int64_t N, int64_t K, int64_t r, Arch arch, int num_sms) {
+  static size_t slot(int64_t M, int64_t N, int64_t K, int64_t r, Arch arch, int num_sms, int dram_gbps) {
     uint64_t h = static_cast<uint64_t>(M) * 0x9E3779B97F4A7C15ull;
     h = (h ^ static_cast<uint64_t>(N)) * 0xC2B2AE3D27D4EB4Full;
     h = (h ^ static_cast<uint64_t>(K)) * 0x165667B19E3779F9ull;
     h = (h ^ static_cast<uint64_t>(r)) * 0xC2B2AE3D27D4EB4Full;
     h = (h ^ (static_cast<uint64_t>(arch) << 32 | static_cast<uint32_t>(num_sms))) * 0x9E3779B97F4A7C15ull;
+    h = (h ^ static_cast<uint64_t>(dram_gbps)) * 0xC2B2AE3D27D4EB4Full;
     return static_cast<size_t>(h >> 58);  // top 6 bits: kEntries
   }
 };
 
 }  // namespace
 
-Plan plan(int64_t M, int64_t N, int64_t K, int64_t r, Arch arch, int num_sms) {
-  if (M < 1 || N < 1 || K < 1 || r < 0 || num_sms < 1) {
+Plan plan(int64_t M, int64_t N, int64_t K, int64_t r, Arch arch, int num_sms, int dram_gbps) {
+  if (M < 1 || N < 1 || K < 1 || r < 0 || num_sms < 1 || dram_gbps < 0) {
     std::ostringstream os;
-    os << "plan: sizes must be positive and num_sms >= 1 (got M=" << M << ", N=" << N
-       << ", K=" << K << ", r=" << r << ", num_sms=" << num_sms << ")";
+    os << "plan: sizes must be positive, num_sms >= 1 and dram_gbps >= 0 (got M=" << M << ", N=" << N
+       << ", K=" << K << ", r=" << r << ", num_sms=" << num_sms << ", dram_gbps=" << dram_gbps << ")";
     throw InvalidArgument(os.str());
   }
   thread_local PlanCache cache;
-  PlanCache::Entry& e = cache.entries[PlanCache::slot(M, N, K, r, arch, num_sms)];
-  if (e.num_sms == num_sms && e.M == M && e.N == N && e.K == K && e.r == r && e.arch == arch) return e.plan;
-  e.plan = compute_plan(M, N, K, arch, num_sms);
-  e.M = M, e.N = N, e.K = K, e.r = r, e.arch = arch, e.num_sms = num_sms;
+  PlanCache::Entry& e = cache.entries[PlanCache::slot(M, N, K, r, arch, num_sms, dram_gbps)];
+  if (e.num_sms == num_sms && e.dram_gbps == dram_gbps && e.M == M && e.N == N && e.K == K && e.r == r &&
+      e.arch == arch)
+    return e.plan;
+  e.plan = compute_plan(M, N, K, arch, num_sms, dram_gbps);
+  e.M = M, e.N = N, e.K = K, e.r = r, e.arch = arch, e.num_sms = num_sms, e.dram_gbps = dram_gbps;
   return e.plan;
 }
 

@@ -519,6 +519,25 @@ inline constexpr int64_t kHopperWeight80AlongQMinTokenTiles = 3;
 // 0.916-0.983, K = 14336..18944 0.990-0.999.
 inline constexpr int64_t kHopperWeight112PairsMinK = 8192;
 inline constexpr int64_t kHopperWeight112PairsMaxWaves = 2;
+// Boards with slower DRAM (plan()'s dram_gbps, at most kHopperSlowDramMaxGbps: the
+// H100 SXM, not the H200): one wave of single 128 x 112 CTAs on two or more token
+// tiles, from kHopperSlowDramWeight112PairsMinK on, runs in CTA pairs sharing the
+// weight tile (lying along M) where the pairs are one wave too. There the single
+// CTAs are paced by what L2 delivers: H100 SXM (version 76, 2026-12-05, r = 128,
+// docs/results/h100-2026-12-05-v76/), M = 512, N = 3584, K = 18944 under the
+// profiler: 117.9 k cycles against cuBLASLt fast's 78.9 k at the same clock (1.69 /
+// 1.66 GHz) and DRAM bytes (79.0 / 77.6 MB), the SMs pulling 565.6 MB through L2
+// against cuBLASLt's 275.8 (its clusters of two share one operand), tensor pipe
+// active 63.7% against 90.9%. Forced pairs (`cake_bench --multicast m`) took it from
+// 68.6-74.9 us to 59.4-61.9 over four passes, cake / unfused from 1.13-1.37 to
+// 0.95; on the H200 the same pairs read 1.054 there (above). That is the one shape
+// measured: the rule's other one-wave shapes (M = 448..1280 at K = 16384 / 18944)
+// have not been timed on an H100 yet. (The session's forced runs at M = 1536,
+// N = 3584, K = 18944, M = 512, N = K = 8192 and M = 2048, N = 4096, K = 14336 did
+// not pair along M: their plans' programs, 192 x 112, 128 x 128 and 192 x 128, pair
+// along N only, and `--multicast m` fell back to the plan's own pairing there.)
+inline constexpr int kHopperSlowDramMaxGbps = 4000;
+inline constexpr int64_t kHopperSlowDramWeight112PairsMinK = 16384;
 
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs (at most the program's limit: 8 for the 64 x 64 and 64 x 16 swap

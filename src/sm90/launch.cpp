@@ -145,7 +145,7 @@ MmFp8LoraArgs columns_from(MmFp8LoraArgs args, int64_t n0) {
 
 // The plan's program on its head region, then the rest of the region planned and
 // launched the same way.
-void launch_region(const Plan& plan, const MmFp8LoraArgs& args, int64_t ldo, int num_sms, int region,
+void launch_region(const Plan& plan, const MmFp8LoraArgs& args, int64_t ldo, int num_sms, int dram_gbps, int region,
                    cudaStream_t stream) {
   MmFp8LoraArgs head = args;
   if (plan.head_m > 0) head.M = std::min(plan.head_m, args.M);
@@ -156,14 +156,14 @@ void launch_region(const Plan& plan, const MmFp8LoraArgs& args, int64_t ldo, int
     throw UnsupportedArchitecture(std::string("cake: ") + program_name(plan.program) + " is not a Hopper program");
   if (head.M == args.M && head.N == args.N) return;
   const MmFp8LoraArgs rest = head.M < args.M ? rows_from(args, head.M, ldo) : columns_from(args, head.N);
-  launch_region(cake::plan(rest.M, rest.N, rest.K, rest.lora_scale ? rest.r : 0, Arch::SM90, num_sms), rest, ldo,
-                num_sms, region + 1, stream);
+  launch_region(cake::plan(rest.M, rest.N, rest.K, rest.lora_scale ? rest.r : 0, Arch::SM90, num_sms, dram_gbps),
+                rest, ldo, num_sms, dram_gbps, region + 1, stream);
 }
 
 }  // namespace
 
-void launch(const Plan& plan, const MmFp8LoraArgs& args, int num_sms, cudaStream_t stream) {
-  launch_region(plan, args, args.N, num_sms, 0, stream);
+void launch(const Plan& plan, const MmFp8LoraArgs& args, int num_sms, int dram_gbps, cudaStream_t stream) {
+  launch_region(plan, args, args.N, num_sms, dram_gbps, 0, stream);
 }
 
 }  // namespace cake::sm90

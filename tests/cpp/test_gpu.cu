@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cake/gemm.h"
+#include "launch/device.h"
 #include "plan/rules.h"
 #include "sm90/launch.h"
 #include "sm90/programs.h"
@@ -149,14 +150,14 @@ struct Launch {
   const float* zero(bool negative) const { return scales.ptr + (negative ? 4 : 3); }
 
   // With a plan: that program and split instead of what the launcher chooses.
-  // plan: that plan, the rest of out past its head region planned for `sms` SMs;
-  // none: cake's own.
+  // plan: that plan, the rest of out past its head region planned for `sms` SMs
+  // (and DRAM bandwidth unknown, as the tests' explicit plans are made); none: cake's own.
   void poison() const { cudaMemset(out.ptr, 0xFF, out.n * sizeof(__nv_bfloat16)); }  // NaN
 
   std::vector<__nv_bfloat16> run(const cake::MmFp8LoraArgs& x, const cake::Plan* plan = nullptr, int sms = 132) {
     poison();
     if (plan)
-      cake::sm90::launch(*plan, x, sms, nullptr);
+      cake::sm90::launch(*plan, x, sms, 0, nullptr);
     else
       cake::mm_fp8_lora(x, nullptr);
     EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
@@ -434,7 +435,7 @@ TEST(Gpu, PairsTheWayAProgramIsNotBuiltForAreRefused) {
     ASSERT_EQ(plan.cluster_m * plan.cluster_n, 2);
     std::swap(plan.cluster_m, plan.cluster_n);
     l.poison();
-    EXPECT_THROW(cake::sm90::launch(plan, l.args(p, l.lora_scale()), sms, nullptr), cake::InvalidArgument);
+    EXPECT_THROW(cake::sm90::launch(plan, l.args(p, l.lora_scale()), sms, 0, nullptr), cake::InvalidArgument);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     const auto out = l.out.to_host();
     size_t written = 0;
@@ -599,6 +600,48 @@ TEST(Gpu, SmLimitPlansForThatManySms) {
   cake::set_num_sms(device, 0);
   EXPECT_EQ(cake::num_sms(device), all);
   EXPECT_EQ(cake::plan_for(x).program, cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, all).program);
+}
+
+// The board's DRAM bandwidth is an input of the plan (rules.h kHopperSlowDram*): the
+// device reports it (an H100's or H200's HBM: 2 to 6 TB/s) and the launcher plans
+// with it. On 16 SMs M = 500, N = 328, K = 16400 (tails in every dimension) is one
+// wave of 12 tiles of 128 x 112, which a board of at most kHopperSlowDramMaxGbps runs
+// in CTA pairs sharing the weight tile and a faster one single: right either way,
+// and bitwise the other pairing's output.
+TEST(Gpu, PlansForTheBoardsDram) {
+  REQUIRE_SM90();
+  int device = 0;
+  CUDA_OK(cudaGetDevice(&device));
+  const int dram = cake::device_info(device).dram_gbps;
+  EXPECT_GE(dram, 1500) << "the runtime's memory clock x bus width";
+  EXPECT_LE(dram, 6000) << "the runtime's memory clock x bus width";
+  const bool slow = dram > 0 && dram <= cake::kHopperSlowDramMaxGbps;
+  const int sms = 16;
+  struct Reset {
+    int device;
+    ~Reset() { cake::set_num_sms(device, 0); }
+  } reset{device};
+  cake::set_num_sms(device, sms);
+
+  Problem p(500, 328, 16400, 64, true, 31);
+  Launch l(p);
+  const cake::MmFp8LoraArgs x = l.args(p, l.lora_scale());
+  const cake::Plan launched = cake::plan_for(x);
+  const cake::Plan board = cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, sms, dram);
+  EXPECT_EQ(launched.program, cake::Program::kHopper128x112);
+  EXPECT_EQ(launched.tiles, 12);
+  EXPECT_EQ(launched.waves, 1);
+  EXPECT_EQ(launched.cluster_m, slow ? 2 : 1);
+  EXPECT_EQ(board.program, launched.program);
+  EXPECT_EQ(board.cluster_m, launched.cluster_m);
+  EXPECT_EQ(board.grid, launched.grid);
+  const auto out = l.run(x);
+  expect_close(out, p.reference());
+
+  const cake::Plan other = cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, sms, slow ? 0 : cake::kHopperSlowDramMaxGbps);
+  ASSERT_NE(other.cluster_m, launched.cluster_m);
+  const auto other_out = l.run(x, &other, sms);
+  EXPECT_EQ(std::memcmp(out.data(), other_out.data(), out.size() * 2), 0);
 }
 
 // Split-K clusters (few tiles): a race between the CTAs of a cluster would show
@@ -787,7 +830,7 @@ TEST(Gpu, PdlChainSeesFreshInputsAndCompleteOutput) {
     for (int it = 0; it < iterations; ++it) {
       launch_pdl(chain_write, stream, in, uint32_t(100 + it));
       if (sms)
-        cake::sm90::launch(regions, x, sms, stream);
+        cake::sm90::launch(regions, x, sms, 0, stream);
       else
         cake::mm_fp8_lora(x, stream);
       launch_pdl(chain_read, stream, static_cast<const __nv_bfloat16*>(l.out.ptr), history.ptr + size_t(it) * M * N,

@@ -806,6 +806,50 @@ TEST(PlanSm90, WeightTilePairsOf128x112OnTwoTokenTilesAtLongK) {
   }
 }
 
+// On boards with slower DRAM (kHopperSlowDramMaxGbps: an H100 SXM, not an H200), one
+// wave of single 128 x 112 CTAs over several token tiles from
+// kHopperSlowDramWeight112PairsMinK on runs in pairs sharing the weight tile: the
+// same tiles, one wave of pairs; the second region of a two-region plan too.
+TEST(PlanSm90, WeightTilePairsOf128x112OnSlowDram) {
+  constexpr int kSlow = cake::kHopperSlowDramMaxGbps;
+  // Unknown; 6144 bits at 3201 MHz (about an H200's 4.8 TB/s); just above the
+  // threshold; at it; 5120 bits at 2619 MHz (an H100 SXM's 3.35 TB/s).
+  for (auto [dram, slow] : {std::pair{0, false}, {4916, false}, {kSlow + 1, false}, {kSlow, true}, {3352, true}}) {
+    SCOPED_TRACE("dram_gbps " + std::to_string(dram));
+    const cake::Plan p = cake::plan(512, 3584, 18944, 128, Arch::SM90, 132, dram);
+    EXPECT_EQ(p.program, Program::kHopper128x112);
+    EXPECT_EQ(p.tiles, 128);  // 4 token tiles x 32 weight tiles
+    EXPECT_EQ(p.waves, 1);
+    EXPECT_EQ(p.cluster_m, slow ? 2 : 1);
+    EXPECT_EQ(p.cluster_n, 1);
+    EXPECT_EQ(p.grid, 128);
+    // 7 token tiles: pairs of two, the last one single in its pair's slot.
+    const cake::Plan q = cake::plan(896, 1792, 16384, 128, Arch::SM90, 132, dram);
+    EXPECT_EQ(q.program, Program::kHopper128x112);
+    EXPECT_EQ(q.tiles, 112);
+    EXPECT_EQ(q.cluster_m, slow ? 2 : 1);
+    EXPECT_EQ(q.grid, slow ? 128 : 112);
+    // The second region of M = 512, N = 28672: 3328 columns of 128 x 112.
+    const cake::Plan head = cake::plan(512, 28672, 18944, 128, Arch::SM90, 132, dram);
+    EXPECT_EQ(head.program, Program::kHopperSwap192x128);
+    EXPECT_EQ(head.head_n, 25344);
+    const cake::Plan rest = cake::plan(512, 28672 - head.head_n, 18944, 128, Arch::SM90, 132, dram);
+    EXPECT_EQ(rest.program, Program::kHopper128x112);
+    EXPECT_EQ(rest.cluster_m, slow ? 2 : 1);
+  }
+  // Not below that K, not on more than one wave, not on one token tile.
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{512, 3584, cake::kHopperSlowDramWeight112PairsMinK - 2048},
+                         {1536, 3584, 18944},
+                         {128, 7168, 18944}}) {
+    const cake::Plan at0 = cake::plan(M, N, K, 128, Arch::SM90, 132);
+    const cake::Plan slow = cake::plan(M, N, K, 128, Arch::SM90, 132, kSlow);
+    EXPECT_EQ(slow.program, at0.program) << M << " " << N << " " << K;
+    EXPECT_EQ(slow.cluster_m, at0.cluster_m) << M << " " << N << " " << K;
+    EXPECT_EQ(slow.cluster_n, at0.cluster_n) << M << " " << N << " " << K;
+    EXPECT_EQ(slow.grid, at0.grid) << M << " " << N << " " << K;
+  }
+}
+
 TEST(PlanSm90, OneProgramPlannedOnAnyShape) {
   // plan() is the choice of program plus plan_sm90_program for it, on its head_m
   // rows (all of them but at M = 4096: two row regions).
@@ -995,11 +1039,17 @@ TEST(Plan, RemembersPlansPerThreadAndReturnsWhatItComputes) {
             cake::plan(192, 4096, 2048, 128, Arch::SM90, 114).program);
   EXPECT_NE(cake::plan(192, 4096, 4096, 128, Arch::SM90, 132).program,
             cake::plan(192, 4096, 4096, 128, Arch::SM100, 132).program);
+  // ... and on another DRAM bandwidth, asked for in turn.
+  for (int pass = 0; pass < 2; ++pass) {
+    EXPECT_EQ(cake::plan(512, 3584, 18944, 128, Arch::SM90, 132).cluster_m, 1);
+    EXPECT_EQ(cake::plan(512, 3584, 18944, 128, Arch::SM90, 132, 3352).cluster_m, 2);
+  }
 }
 
 TEST(Plan, RejectsNonsense) {
   EXPECT_THROW(cake::plan(0, 8, 16, 0, Arch::SM90, 132), cake::InvalidArgument);
   EXPECT_THROW(cake::plan(1, 8, 16, 0, Arch::SM90, 0), cake::InvalidArgument);
+  EXPECT_THROW(cake::plan(1, 8, 16, 0, Arch::SM90, 132, -1), cake::InvalidArgument);
 }
 
 TEST(Arch, Names) {

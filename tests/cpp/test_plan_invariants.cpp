@@ -81,12 +81,12 @@ void expect_runnable_sm90(const cake::Plan& p, int64_t m, int64_t n, int64_t K, 
 // is at most two regions. Below, the rest may cut again (3 SMs: up to five
 // regions of 192 x 128 tiles, each a whole number of waves): correct, and too small
 // a limit to weigh a rule against.
-void expect_regions_cover(int64_t M, int64_t N, int64_t K, int sms) {
+void expect_regions_cover(int64_t M, int64_t N, int64_t K, int sms, int dram_gbps = 0) {
   const int max_regions = sms >= 16 ? 2 : 8;
   int64_t m = M, n = N, covered = 0;
   for (int region = 0; m > 0 && n > 0; ++region) {
     ASSERT_LT(region, max_regions) << "more regions than expected on " << sms << " SMs";
-    const cake::Plan p = cake::plan(m, n, K, 128, Arch::SM90, sms);
+    const cake::Plan p = cake::plan(m, n, K, 128, Arch::SM90, sms, dram_gbps);
     expect_runnable_sm90(p, m, n, K, sms);
     if (testing::Test::HasFatalFailure()) return;
     covered += p.head_m * p.head_n;
@@ -116,6 +116,47 @@ TEST(PlanInvariants, Sm90EveryShapeRunsAndIsCovered) {
           expect_regions_cover(M, N, K, sms);
           if (HasFatalFailure() || HasNonfatalFailure()) return;  // one shape's report, not thousands
         }
+}
+
+// Everything a plan says but its CTA pairs (which the DRAM bandwidth may change).
+std::string all_but_pairs(const cake::Plan& p) {
+  return std::string(cake::program_name(p.program)) + " " + std::to_string(p.tile_m) + "x" + std::to_string(p.tile_n) +
+         " tiles " + std::to_string(p.tiles_m) + "x" + std::to_string(p.tiles_n) + " split " +
+         std::to_string(p.split_k) + " promote " + std::to_string(p.promotion_k) + " raster " + p.raster +
+         std::to_string(p.raster_group) + " head " + std::to_string(p.head_m) + "x" + std::to_string(p.head_n);
+}
+std::string all_of(const cake::Plan& p) {
+  return all_but_pairs(p) + " pairs " + std::to_string(p.cluster_m) + "x" + std::to_string(p.cluster_n) + " grid " +
+         std::to_string(p.grid) + " workers " + std::to_string(p.workers) + " waves " + std::to_string(p.waves);
+}
+
+// The board's DRAM bandwidth: above kHopperSlowDramMaxGbps (an H200) the plan is the
+// one for unknown bandwidth (0); at or below it (an H100 SXM) only CTA pairs may
+// differ, in one wave either way, and every region still runs and covers out.
+TEST(PlanInvariants, Sm90DramBandwidthChangesOnlyThePairs) {
+  int paired = 0;
+  for (int sms : {132, 114, 78})
+    for (int64_t M : kMs)
+      for (int64_t N : kNs)
+        for (int64_t K : kKs) {
+          SCOPED_TRACE(std::to_string(M) + " x " + std::to_string(N) + " x " + std::to_string(K) + " on " +
+                       std::to_string(sms) + " SMs");
+          const cake::Plan unknown = cake::plan(M, N, K, 128, Arch::SM90, sms);
+          EXPECT_EQ(all_of(cake::plan(M, N, K, 128, Arch::SM90, sms, cake::kHopperSlowDramMaxGbps + 1)),
+                    all_of(unknown));
+          const cake::Plan slow = cake::plan(M, N, K, 128, Arch::SM90, sms, cake::kHopperSlowDramMaxGbps);
+          EXPECT_EQ(all_but_pairs(slow), all_but_pairs(unknown));
+          if (all_of(slow) != all_of(unknown)) {
+            ++paired;
+            EXPECT_EQ(unknown.cluster_m * unknown.cluster_n, 1);
+            EXPECT_EQ(slow.cluster_m, 2);
+            EXPECT_EQ(unknown.waves, 1);
+            EXPECT_EQ(slow.waves, 1);
+          }
+          expect_regions_cover(M, N, K, sms, cake::kHopperSlowDramMaxGbps);
+          if (HasFatalFailure() || HasNonfatalFailure()) return;
+        }
+  EXPECT_GT(paired, 0) << "the sweep reaches no shape the slower board pairs";
 }
 
 TEST(PlanInvariants, BlackwellEveryShapeFillsPairs) {

@@ -2,9 +2,10 @@
 
 A plan's kind is what the launcher runs for a problem, region by region: each
 region's program, split-K, CTA pairs, promotion depth and raster group, and
-whether a second region takes rows or columns (cake.plan() is a pure function,
-so this needs no GPU). Walking a sweep of shapes from decode to M = 8192 finds
-the kinds; each gets the smallest problem that has it, moved off whole tiles in
+whether a second region takes rows or columns (cake.plan() is a pure function
+of the problem and the device's SM count and DRAM bandwidth, so this needs no
+GPU). Walking a sweep of shapes from decode to M = 8192 finds the kinds; each
+gets the smallest problem that has it, moved off whole tiles in
 every dimension it can be (M +- 1, N +- 8, K +- 16) without changing its kind,
 and a LoRA rank (or none) that keeps it. The GPU test runs them all against
 fp64, so that every path the plan can take is shown correct on the device, not
@@ -39,12 +40,12 @@ class Case(NamedTuple):
     r: int
 
 
-def regions(M: int, N: int, K: int, r: int, arch: str, num_sms: int) -> list:
+def regions(M: int, N: int, K: int, r: int, arch: str, num_sms: int, dram_gbps: int = 0) -> list:
     """The plans the launcher runs for one problem, in order (rows or columns past
     a plan's head run as a problem of their own)."""
     out = []
     while True:
-        p = cake.plan(M, N, K, r, arch=arch, num_sms=num_sms)
+        p = cake.plan(M, N, K, r, arch=arch, num_sms=num_sms, dram_gbps=dram_gbps)
         out.append(p)
         if p["head_m"] < M:
             M -= p["head_m"]
@@ -55,10 +56,10 @@ def regions(M: int, N: int, K: int, r: int, arch: str, num_sms: int) -> list:
 
 
 @functools.lru_cache(maxsize=None)
-def kind(M: int, N: int, K: int, r: int, arch: str, num_sms: int) -> str:
+def kind(M: int, N: int, K: int, r: int, arch: str, num_sms: int, dram_gbps: int = 0) -> str:
     """'192x128 s1 c1x2 k128 g8 + 128x112 s1 c1x1 k128 g8 [cols]': each region's
     program, split-K, cluster, promotion depth and raster group."""
-    rs = regions(M, N, K, r, arch, num_sms)
+    rs = regions(M, N, K, r, arch, num_sms, dram_gbps)
     text = " + ".join(f"{p['program'].replace('fp8_hopper_', '')} s{p['split_k']} c{p['cluster_m']}x{p['cluster_n']}"
                       f" k{p.get('promotion_k', 0)} g{p['raster_group']}" for p in rs)
     if len(rs) > 1:
@@ -66,37 +67,37 @@ def kind(M: int, N: int, K: int, r: int, arch: str, num_sms: int) -> str:
     return text
 
 
-def _off_whole_tiles(M, N, K, r, k, arch, num_sms):
+def _off_whole_tiles(M, N, K, r, k, arch, num_sms, dram_gbps):
     """The problem moved by a row, 8 columns and 16 K where that keeps kind k; as
     many of the three as can be moved otherwise."""
     for dm in (-1, 1, 0):
         for dn in (-8, 8, 0):
             for dk in (-16, 16, 0):
                 m, n, kk = M + dm, N + dn, K + dk
-                if m >= 1 and n >= 8 and kk >= 16 and kind(m, n, kk, r, arch, num_sms) == k:
+                if m >= 1 and n >= 8 and kk >= 16 and kind(m, n, kk, r, arch, num_sms, dram_gbps) == k:
                     return m, n, kk
     return M, N, K
 
 
 @functools.lru_cache(maxsize=None)
-def cases(arch: str = "sm90", num_sms: int = 132) -> tuple:
+def cases(arch: str = "sm90", num_sms: int = 132, dram_gbps: int = 0) -> tuple:
     """One Case per kind of plan, sorted by kind."""
     smallest = {}
     for r in (0, RANKS[0]):
         for M in SWEEP_M:
             for N in SWEEP_N:
                 for K in SWEEP_K:
-                    k = kind(M, N, K, r, arch, num_sms)
+                    k = kind(M, N, K, r, arch, num_sms, dram_gbps)
                     if k not in smallest or M * N * K < smallest[k][0]:
                         smallest[k] = (M * N * K, M, N, K, r)
     out = []
     for i, k in enumerate(sorted(smallest)):
         _, M, N, K, r = smallest[k]
-        M, N, K = _off_whole_tiles(M, N, K, r, k, arch, num_sms)
+        M, N, K = _off_whole_tiles(M, N, K, r, k, arch, num_sms, dram_gbps)
         # Rotate the ranks over the kinds, so that each rank and the base alone run
         # on about a quarter of them.
         for rank in RANKS[i % len(RANKS):] + RANKS[:i % len(RANKS)]:
-            if kind(M, N, K, rank, arch, num_sms) == k:
+            if kind(M, N, K, rank, arch, num_sms, dram_gbps) == k:
                 r = rank
                 break
         out.append(Case(k, M, N, K, r))

@@ -99,6 +99,16 @@ def test_plan_is_pure_and_queryable():
     assert columns["program"] == "fp8_hopper_swap_192x128" and columns["head_n"] == 25344
     assert columns["head_m"] == 512 and columns["waves"] == 4
     assert regions["head_n"] == 4096
+    # The board's DRAM bandwidth: on an H100 SXM's (at most 4000 GB/s) one wave of
+    # 128 x 112 tiles at long K runs in CTA pairs sharing the weight tile; on an
+    # H200's, or unknown (0, the default when arch and num_sms are given), single.
+    long_k = [cake.plan(512, 3584, 18944, 128, arch="sm90", num_sms=132, dram_gbps=g) for g in (None, 0, 4916, 3352)]
+    assert {p["program"] for p in long_k} == {"fp8_hopper_128x112"}
+    assert [p["cluster_m"] for p in long_k] == [1, 1, 1, 2]
+    assert all(p["tiles"] == 128 and p["waves"] == 1 and p["grid"] == 128 for p in long_k)
+    with pytest.raises(ValueError, match="dram_gbps >= 0"):
+        cake.plan(1, 8, 16, 0, arch="sm90", num_sms=132, dram_gbps=-1)
+    assert list(inspect.signature(cake.plan).parameters) == ["M", "N", "K", "r", "arch", "num_sms", "dram_gbps"]
     assert cake.plan(1, 4096, 4096, 128, arch="sm100", num_sms=148)["program"] == "fp8_blackwell_static"
     big = cake.plan(512 * 39, 256 * 37, 32768, 128, arch="sm103", num_sms=148)
     assert big["program"] == "fp8_blackwell_tile_m" and big["tile_m"] == 512 and big["scheduler"] == "dynamic"

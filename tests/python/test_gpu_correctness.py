@@ -129,3 +129,12 @@ def test_plan_on_this_device():
     assert cake.plan(1024, 4096, 4096, 128)["program"] == "fp8_hopper_128x128"
     assert cake.plan(4096, 4096, 4096, 128)["program"] == "fp8_hopper_192x128"
     assert cake.plan(4096, 4096, 4096, 128)["workers"] == info["num_sms"]
+    # The plan for this device takes its DRAM bandwidth as the runtime reports it
+    # (an H100's or H200's HBM: 2 to 6 TB/s), whether asked for or left to the device.
+    assert 1500 <= info["dram_gbps"] <= 6000, info
+    here = cake.plan(512, 3584, 18944, 128)
+    assert here == cake.plan(512, 3584, 18944, 128, arch="sm90", num_sms=cake.get_num_sms(),
+                             dram_gbps=info["dram_gbps"])
+    if cake.get_num_sms() == 132:  # one wave of 128 x 112: pairs on an H100 SXM, single on an H200
+        assert here["program"] == "fp8_hopper_128x112" and here["waves"] == 1
+        assert here["cluster_m"] == (2 if info["dram_gbps"] <= 4000 else 1)

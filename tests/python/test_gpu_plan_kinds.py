@@ -15,11 +15,13 @@ from reference import make_problem, run_and_check
 
 pytestmark = pytest.mark.gpu
 
-# The device's kinds where there is one; elsewhere the 132-SM list, skipped.
-_SMS = cake.gemm.device_info()["num_sms"] if GPU_SKIP_REASON is None else 132
-CASES = cases("sm90", _SMS)
+# The device's kinds (its SMs and DRAM bandwidth) where there is one; elsewhere the
+# 132-SM list, skipped.
+_INFO = cake.gemm.device_info() if GPU_SKIP_REASON is None else {"num_sms": 132, "dram_gbps": 0}
+_SMS, _DRAM = _INFO["num_sms"], _INFO["dram_gbps"]
+CASES = cases("sm90", _SMS, _DRAM)
 FEWER = [(sms, c) for sms in (114, 78, 66) if sms < _SMS
-         for c in cases("sm90", sms) if c.kind not in {x.kind for x in CASES}]
+         for c in cases("sm90", sms, _DRAM) if c.kind not in {x.kind for x in CASES}]
 
 
 def case_id(c, sms=None):
@@ -28,14 +30,14 @@ def case_id(c, sms=None):
 
 def run_case(c, i, sms):
     assert cake.get_num_sms() == sms
-    assert kind(c.M, c.N, c.K, c.r, "sm90", sms) == c.kind
+    assert kind(c.M, c.N, c.K, c.r, "sm90", sms, _DRAM) == c.kind
     run_and_check(make_problem(c.M, c.N, c.K, r=c.r, bias=i % 2 == 0, seed=5000 + i), f"({c.kind}, r={c.r})")
     torch.cuda.empty_cache()
 
 
 @pytest.mark.parametrize("i", range(len(CASES)), ids=[case_id(c) for c in CASES])
 def test_every_plan_kind(i):
-    run_case(CASES[i], i, cake.gemm.device_info()["num_sms"])
+    run_case(CASES[i], i, _SMS)
 
 
 @pytest.mark.parametrize("i", range(len(FEWER)), ids=[case_id(c, sms) for sms, c in FEWER])
@@ -51,7 +53,7 @@ def test_every_plan_kind_on_fewer_sms(i):
 def test_a_chain_of_regions_on_three_sms():
     """On 3 SMs the rest of a cut is cut again: five launches of 192 x 128 cover out."""
     M, N, K, r = 511, 1280, 8192, 64
-    assert [p["head_n"] for p in regions(M, N, K, r, "sm90", 3)] == [256, 256, 256, 256, 256]
+    assert [p["head_n"] for p in regions(M, N, K, r, "sm90", 3, _DRAM)] == [256, 256, 256, 256, 256]
     cake.set_num_sms(3)
     try:
         run_and_check(make_problem(M, N, K, r=r, bias=True, seed=3), "(3 SMs, five regions)")
