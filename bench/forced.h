@@ -49,14 +49,16 @@ struct Forcing {
 
   // The forced program's plan on all of out; throws cake::InvalidArgument where
   // the program is unknown or cannot run the shape with the forced split or rows.
-  Plan plan(int64_t M, int64_t N, int64_t K, int64_t r, int sms) const {
-    Plan p = forced(M, N, K, r, sms);
+  // Where the forced pairs cannot lie that way it is the program's plan with its own
+  // pairing, and `fallback` (if given) gets why: a line of results must say so.
+  Plan plan(int64_t M, int64_t N, int64_t K, int64_t r, int sms, std::string* fallback = nullptr) const {
+    Plan p = forced(M, N, K, r, sms, fallback);
     if (raster > 0) p.raster_group = raster;
     return p;
   }
 
  private:
-  Plan forced(int64_t M, int64_t N, int64_t K, int64_t r, int sms) const {
+  Plan forced(int64_t M, int64_t N, int64_t K, int64_t r, int sms, std::string* fallback) const {
     Program prog = cake::plan(M, N, K, r, Arch::SM90, sms).program;
     if (!program.empty()) {
       bool known = false;
@@ -72,6 +74,7 @@ struct Forcing {
       const std::string shape = std::to_string(M) + "," + std::to_string(N) + "," + std::to_string(K);
       if (said != shape) std::fprintf(stderr, "(%s: no multicast pairs: %s)\n", shape.c_str(), e.what());
       said = shape;
+      if (fallback) *fallback = e.what();
       return plan_sm90_program(prog, M, N, K, sms, split, rows, promotion, 0);
     }
   }

@@ -50,9 +50,11 @@ void print_problem(const Options& o, int64_t M, int64_t N, int64_t K) {
   std::printf("%lld %lld %lld:", static_cast<long long>(M), static_cast<long long>(N), static_cast<long long>(K));
   if (o.forcing.any()) {
     try {
-      const cake::Plan p = o.forcing.plan(M, N, K, o.r, o.sms);
+      std::string fallback;
+      const cake::Plan p = o.forcing.plan(M, N, K, o.r, o.sms, &fallback);
       std::printf(" ");
       print_region(p, M, N);
+      if (!fallback.empty()) std::printf(" (not the forced pairs: %s)", fallback.c_str());
     } catch (const cake::InvalidArgument& e) {
       std::printf(" cannot run: %s", e.what());
     }
