@@ -51,11 +51,13 @@ def take_option(args, name='--plan-table'):
 
 def board_dram(d):
     """The DRAM bandwidth (GB/s) the benchmark's runs under directory d were planned
-    for: the first bench.json's dram_gbps (0 where none records it, runs from before
-    the plan took it)."""
+    for: the first dram_gbps a bench.json records (0 where none does: runs of builds
+    from before the plan took it)."""
     for f in sorted(glob.glob(os.path.join(d, '**', 'bench.json'), recursive=True)):
         try:
-            return int(json.load(open(f)).get('dram_gbps', 0))
+            found = json.load(open(f)).get('dram_gbps')
         except (OSError, ValueError):
             continue
+        if found:
+            return int(found)
     return 0
