@@ -6,13 +6,23 @@
 # H100 SXM the first line of each shape runs CTA pairs and the second single CTAs;
 # on an H200 both are the same plan (a control: their ratio is the spread).
 #
+# With CONFIG=slow-shapes.txt (no OLD needed) it scans the other H100-slow shapes'
+# candidates instead, two passes by default.
+#
 #   NEW=<build of main> OLD=<build of 7b4acf4> OUT=<dir> bash docs/results/h100-dram-rule/run.sh
+#   NEW=<build of main> CONFIG=slow-shapes.txt OUT=<dir> bash docs/results/h100-dram-rule/run.sh
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
-NEW=${NEW:-build} OLD=${OLD:?OLD: a build of 7b4acf4 (the plan before the rule)} OUT=${OUT:-results/h100-dram-rule}
+CONFIG=${CONFIG:-configs.txt}
+NEW=${NEW:-build} OUT=${OUT:-results/h100-dram-rule}
+OTHER=()
+if [ "$CONFIG" = configs.txt ]; then
+  OTHER=(--other-build "${OLD:?OLD: a build of 7b4acf4 (the plan before the rule)}")
+fi
 PY=${PYTHON:-python3}
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$OUT/board.txt"
 PYTHONPATH="$NEW/python" $PY -c 'import cake; print("device_info:", cake.gemm.device_info())' | tee -a "$OUT/board.txt"
-scripts/forced-scan docs/results/h100-dram-rule/configs.txt --passes "${PASSES:-3}" --build-dir "$NEW" \
-  --other-build "$OLD" --out "$OUT/scan"
+DEFAULT_PASSES=3; [ "$CONFIG" = configs.txt ] || DEFAULT_PASSES=2
+scripts/forced-scan "docs/results/h100-dram-rule/$CONFIG" --passes "${PASSES:-$DEFAULT_PASSES}" --build-dir "$NEW" \
+  "${OTHER[@]}" --out "$OUT/scan-${CONFIG%.txt}"
