@@ -1,4 +1,4 @@
-// Program choice: a pure function of (M, N, K, r, architecture, SM count).
+// Program choice: a pure function of (M, N, K, r, architecture, SM count, DRAM bandwidth).
 #include "cake/plan.h"
 
 #include <algorithm>
