@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The DRAM-bandwidth rule (src/plan/rules.h kHopperSlowDram*) on the board, in one
-# device call: what cake reads off the device, then its 18 moved shapes timed as
+# run: what cake reads off the device, then its 18 moved shapes timed as
 # this build plans them against the build before the rule (7b4acf4), one cake_bench
 # process per line, the lines alternated, three passes (scripts/forced-scan). On an
 # H100 SXM the first line of each shape runs CTA pairs and the second single CTAs;
