@@ -1,0 +1,68 @@
+"""The plan table's reader (bench/plan_table.py), through which the plan experiments
+(scripts/plan-ab, forced-scan, plan-gaps) say what each run launched: the board's
+DRAM bandwidth taken from the runs, the table at that bandwidth, tables of builds from
+before the plan took it, and forced pairs that could not lie the forced way."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import plan_table  # noqa: E402
+
+CAKE_PLAN = os.path.join(ROOT, "build", "bench", "cake_plan")
+needs_table = pytest.mark.skipif(not os.access(CAKE_PLAN, os.X_OK),
+                                 reason="no build/bench/cake_plan: scripts/build makes it")
+
+# One wave of 128 x 112 at long K: single CTAs at an H200's or unknown bandwidth,
+# pairs along M at an H100 SXM's (src/plan/rules.h kHopperSlowDram*).
+SHAPE = "512,3584,18944"
+
+
+def write_json(path, doc):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(doc if isinstance(doc, str) else json.dumps(doc))
+
+
+def test_board_dram_is_the_first_bandwidth_a_run_records(tmp_path):
+    assert plan_table.board_dram(str(tmp_path)) == 0
+    write_json(str(tmp_path / "p1-1" / "bench.json"), {"device": "old build", "sms": 132})
+    write_json(str(tmp_path / "p1-2" / "bench.json"), "{ not json")
+    assert plan_table.board_dram(str(tmp_path)) == 0
+    write_json(str(tmp_path / "p1-3" / "bench.json"), {"device": "H100", "sms": 132, "dram_gbps": 3352})
+    assert plan_table.board_dram(str(tmp_path)) == 3352
+
+
+@needs_table
+def test_the_table_at_the_boards_bandwidth():
+    single = plan_table.short(plan_table.table(CAKE_PLAN, ["--shape", SHAPE])[(512, 3584, 18944)])
+    assert plan_table.table(CAKE_PLAN, ["--shape", SHAPE], 4916) == plan_table.table(CAKE_PLAN, ["--shape", SHAPE])
+    paired = plan_table.short(plan_table.table(CAKE_PLAN, ["--shape", SHAPE], 3352)[(512, 3584, 18944)])
+    assert single == "128x112 128x112 s1 g128"
+    assert paired == "128x112 128x112 s1 pairs 2x1 g128"
+
+
+@needs_table
+def test_a_table_from_before_the_bandwidth_input(tmp_path):
+    # A cake_plan that rejects --dram-gbps (usage, exit 2), as builds before the input do.
+    old = tmp_path / "cake_plan_old"
+    old.write_text('#!/bin/sh\nfor a; do [ "$a" = --dram-gbps ] && exit 2; done\nexec "%s" "$@"\n' % CAKE_PLAN)
+    old.chmod(old.stat().st_mode | stat.S_IXUSR)
+    got = plan_table.table(str(old), ["--shape", SHAPE], 3352)
+    assert plan_table.short(got[(512, 3584, 18944)]) == "128x112 128x112 s1 g128"
+
+
+@needs_table
+def test_forced_pairs_that_cannot_lie_that_way_are_said():
+    # fp8_hopper_192x112 (the plan at M = 1536) pairs along N only: --multicast m runs its own.
+    text = plan_table.table(CAKE_PLAN, ["--shape", "1536,3584,18944", "--multicast", "m"])[(1536, 3584, 18944)]
+    assert text.startswith("fp8_hopper_192x112") and "not the forced pairs" in text
+    text = plan_table.table(CAKE_PLAN, ["--shape", SHAPE, "--multicast", "m"])[(512, 3584, 18944)]
+    assert "pairs 2x1" in text and "not the forced pairs" not in text
