@@ -6,8 +6,8 @@
 Per shape: cake's median time (us) over the runs in each build, the median of the
 per-run ratios B / A (each pair ran back to back), and with --plans what each build
 launched (on S SMs with --sms, at the DRAM bandwidth the runs recorded). Then the
-geomean of those ratios and the shapes that moved by more than 2% either way. A shape whose benchmark check failed in any
-run is marked FAILED.
+geomean of those ratios and the shapes that moved by more than 2% either way. A
+shape whose benchmark check failed in any run is marked FAILED.
 """
 import csv
 import math
