@@ -188,9 +188,10 @@ void hopper(Plan& p, Program program, int64_t M, int64_t N, int64_t K, int num_s
 // TMA multicast: a quarter less traffic from L2 per output element on 128 x 128
 // tiles (a fifth on 192 x 128; their K loops read 7.7-8.5 TB/s from L2 on the
 // H200). A pair lying along Q shares its P tile, one lying along P its Q tile.
-// Each program's pairs lie one way (config.h kPairsShareQ), 128 x 112's either
-// way (kPairsBothWays): along P, sharing the weight tile, on two token tiles at
-// long K (kHopperWeight112Pairs*), else along Q. Possible without split-K, on
+// Each program's pairs lie one way (config.h kPairsShareQ), 128 x 112's and
+// 128 x 128's either way (kPairsBothWays): 128 x 112 along P, sharing the weight
+// tile, on two token tiles at long K (kHopperWeight112Pairs*), else along Q;
+// 128 x 128 along P only when forced. Possible without split-K, on
 // whole shared tiles (no narrow ones, the operand at least a tile long) and at
 // least two tiles along the pairs. The plan takes it (multicast 0) on tiles of at
 // least 128 x 112 from kHopperMulticastMinWaves waves on (128 x 112 and 128 x 128
@@ -207,8 +208,8 @@ void hopper_multicast(Plan& p, int64_t M, int64_t N, int64_t K, int num_sms, int
   const int64_t tiles_p = swap ? p.tiles_n : p.tiles_m, tiles_q = swap ? p.tiles_m : p.tiles_n;
   // 128 x 112 on two token tiles at long K, on one or two waves: pairs sharing the
   // weight tile.
-  const bool weights112 = Shape::kPairsBothWays && tiles_p == 2 && K >= kHopperWeight112PairsMinK &&
-                          p.waves <= kHopperWeight112PairsMaxWaves;
+  const bool weights112 = Shape::kPairsBothWays && Shape::kBlockQ == 112 && tiles_p == 2 &&
+                          K >= kHopperWeight112PairsMinK && p.waves <= kHopperWeight112PairsMaxWaves;
   // Pairs along P: they share the Q tile (the program's way, config.h
   // kPairsShareQ, but where it pairs both ways, kPairsBothWays).
   const bool share_q = multicast == kMulticastAlongM   ? !swap

@@ -50,11 +50,14 @@ struct ProgramShape {
   // merging of their requests (version 63, M = 512, N = 2560, K = 8192: 3.45 M
   // sectors read from L2 against 3.97 M for single CTAs, both along Q).
   static constexpr bool kPairsShareQ = !kSwapAB && (kBlockP == 64 || kBlockQ == 80);
-  // Programs whose pairs may lie either way, the plan choosing per problem: 128 x
-  // 112 shares the weight tile (along P) on two token tiles at long K and the
-  // token tile (along Q) on many waves (rules.h kHopperWeight112Pairs*,
-  // kHopperMulticastMinWaves). Their kernel is built both ways.
-  static constexpr bool kPairsBothWays = !kSwapAB && kBlockP == 128 && kBlockQ == 112;
+  // Programs whose pairs may lie either way. Their kernel is built both ways. 128 x
+  // 112: the plan shares the weight tile (along P) on two token tiles at long K and
+  // the token tile (along Q) on many waves (rules.h kHopperWeight112Pairs*,
+  // kHopperMulticastMinWaves). 128 x 128: the plan pairs it along Q only; along P
+  // only when forced (`cake_bench --multicast m`), to measure weight-sharing pairs
+  // where one wave of 128 x 128 is paced by what L2 delivers to the SMs (H100,
+  // M = 512, N = 4096, K = 14336: 456 MB pulled through L2 against cuBLASLt's 247).
+  static constexpr bool kPairsBothWays = !kSwapAB && kBlockP == 128 && (kBlockQ == 112 || kBlockQ == 128);
   static constexpr int kConsumerWarpgroups = kBlockP / 64 * kQWarpgroups;
   static constexpr int kThreads = 128 * (kConsumerWarpgroups + 1);
   // K blocks per ring stage. A stage costs an SM about 125 ns whatever its bytes

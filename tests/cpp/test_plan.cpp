@@ -755,9 +755,9 @@ TEST(PlanSm90, MulticastPairsOnManyWavesOfLargeTiles) {
                cake::InvalidArgument);
   EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, 0, -1),
                cake::InvalidArgument);
-  // Forced along M or N: 128 x 112 pairs either way (config.h kPairsBothWays; along
-  // M they share their tile of b: 64 weight tiles x 2 pairs of token tiles); the
-  // other programs only their own way.
+  // Forced along M or N: 128 x 112 and 128 x 128 pairs either way (config.h
+  // kPairsBothWays; along M they share their tile of b: 64 weight tiles x 2 pairs of
+  // token tiles); the other programs only their own way.
   p = cake::plan_sm90_program(Program::kHopper128x112, 512, 7168, 4096, 132, 0, 0, 0, cake::kMulticastAlongM);
   EXPECT_EQ(p.cluster_m, 2);
   EXPECT_EQ(p.cluster_n, 1);
@@ -771,7 +771,11 @@ TEST(PlanSm90, MulticastPairsOnManyWavesOfLargeTiles) {
   EXPECT_EQ(cake::plan_sm90_program(Program::kHopper64x96, 160, 6144, 4096, 132, 1, 0, 0, cake::kMulticastAlongM)
                 .cluster_m,
             2);
-  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, 0, cake::kMulticastAlongM),
+  p = cake::plan_sm90_program(Program::kHopper128x128, 512, 4096, 4096, 132, 0, 0, 0, cake::kMulticastAlongM);
+  EXPECT_EQ(p.cluster_m, 2);  // 32 weight tiles x 2 pairs of token tiles: one wave
+  EXPECT_EQ(p.cluster_n, 1);
+  EXPECT_EQ(p.waves, 1);
+  EXPECT_THROW(cake::plan_sm90_program(Program::kHopper192x128, 512, 4096, 4096, 132, 0, 0, 0, cake::kMulticastAlongM),
                cake::InvalidArgument);
   EXPECT_THROW(cake::plan_sm90_program(Program::kHopper64x96, 160, 6144, 4096, 132, 1, 0, 0, cake::kMulticastAlongN),
                cake::InvalidArgument);

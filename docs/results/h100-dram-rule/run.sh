@@ -7,10 +7,12 @@
 # on an H200 both are the same plan (a control: their ratio is the spread).
 #
 # With CONFIG=slow-shapes.txt (no OLD needed) it scans the other H100-slow shapes'
-# candidates instead, two passes by default.
+# candidates instead, with CONFIG=weight-pairs-128.txt 128 x 128 pairs sharing the
+# weight tile (on either board), two passes by default.
 #
 #   NEW=<build of main> OLD=<build of 7b4acf4> OUT=<dir> bash docs/results/h100-dram-rule/run.sh
 #   NEW=<build of main> CONFIG=slow-shapes.txt OUT=<dir> bash docs/results/h100-dram-rule/run.sh
+#   NEW=<build of main> CONFIG=weight-pairs-128.txt OUT=<dir> bash docs/results/h100-dram-rule/run.sh
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 CONFIG=${CONFIG:-configs.txt}
