@@ -382,8 +382,10 @@ std::pair<int, bool> pairing_of(cake::Program program) {
 
 // Multicast in CTA pairs, forced on every program (split 1, whole shared tiles:
 // P, or Q in the programs whose pairs lie along P, config.h kPairsShareQ; both
-// ways in 128 x 112, kPairsBothWays), on a grid of 8 pairs so that each walks many
-// tiles: the shared ring's barrier phases over rounds of tiles, an odd number of
+// ways in 128 x 112 and 128 x 128, kPairsBothWays, whose kernels of each way run at
+// both promotion depths: every 128 K, which the plan takes only from K = 2048, held
+// to 2 bars here, as in the split-K walks), on a grid of 8 pairs so that each walks
+// many tiles: the shared ring's barrier phases over rounds of tiles, an odd number of
 // tiles along the pairs (the last pair's second CTA runs past the operand, loading
 // its half of the shared tile for the first: e.g. 7 of 128 columns, 9 of 64 rows,
 // 5 of 128 tokens), tails in M, N and K. Multicast moves the same bytes into the
@@ -396,25 +398,27 @@ TEST(Gpu, MulticastPairsOnEveryProgram) {
   const auto with = p.reference(true), without = p.reference(false);
   for (cake::Program program : cake::sm90::kPrograms) {
     const auto [rows, both_ways] = pairing_of(program);
-    const cake::Plan single = cake::plan_sm90_program(program, p.M, p.N, p.K, sms, 1, rows, 0, 1);
-    ASSERT_EQ(single.cluster_m * single.cluster_n, 1);
-    std::vector<int> ways = {2};  // the program's way
-    if (both_ways) ways = {cake::kMulticastAlongM, cake::kMulticastAlongN};
-    for (int way : ways) {
-      SCOPED_TRACE(std::string(cake::program_name(program)) + (way == 2                        ? ""
-                                                               : way == cake::kMulticastAlongM ? ", along M"
-                                                                                               : ", along N"));
-      const cake::Plan paired = cake::plan_sm90_program(program, p.M, p.N, p.K, sms, 1, rows, 0, way);
-      ASSERT_EQ(paired.cluster_m * paired.cluster_n, 2);
-      if (way != 2) ASSERT_EQ(way == cake::kMulticastAlongM ? paired.cluster_m : paired.cluster_n, 2);
-      ASSERT_GT(paired.waves, 1);
-      for (bool adapter : {true, false}) {
-        const auto out = l.run(l.args(p, adapter ? l.lora_scale() : nullptr), &paired);
-        expect_close(out, adapter ? with : without);
-        const auto unpaired = l.run(l.args(p, adapter ? l.lora_scale() : nullptr), &single);
-        EXPECT_EQ(std::memcmp(out.data(), unpaired.data(), out.size() * 2), 0) << "adapter " << adapter;
+    std::vector<int> ways = {2}, depths = {0};  // the program's way, the plan's depth
+    if (both_ways) ways = {cake::kMulticastAlongM, cake::kMulticastAlongN}, depths = {64, 128};
+    for (int way : ways)
+      for (int promotion_k : depths) {
+        SCOPED_TRACE(std::string(cake::program_name(program)) +
+                     (way == 2 ? "" : way == cake::kMulticastAlongM ? ", along M" : ", along N") +
+                     (promotion_k ? ", promotion every " + std::to_string(promotion_k) : ""));
+        const cake::Plan single = cake::plan_sm90_program(program, p.M, p.N, p.K, sms, 1, rows, promotion_k, 1);
+        ASSERT_EQ(single.cluster_m * single.cluster_n, 1);
+        const cake::Plan paired = cake::plan_sm90_program(program, p.M, p.N, p.K, sms, 1, rows, promotion_k, way);
+        ASSERT_EQ(paired.cluster_m * paired.cluster_n, 2);
+        if (way != 2) ASSERT_EQ(way == cake::kMulticastAlongM ? paired.cluster_m : paired.cluster_n, 2);
+        ASSERT_EQ(paired.promotion_k, single.promotion_k);
+        ASSERT_GT(paired.waves, 1);
+        for (bool adapter : {true, false}) {
+          const auto out = l.run(l.args(p, adapter ? l.lora_scale() : nullptr), &paired);
+          expect_close(out, adapter ? with : without, promotion_k == 128 ? 2.0 : 1.0);
+          const auto unpaired = l.run(l.args(p, adapter ? l.lora_scale() : nullptr), &single);
+          EXPECT_EQ(std::memcmp(out.data(), unpaired.data(), out.size() * 2), 0) << "adapter " << adapter;
+        }
       }
-    }
   }
 }
 
