@@ -58,7 +58,8 @@ void expect_runnable_sm90(const cake::Plan& p, int64_t m, int64_t n, int64_t K, 
       const bool along_q = (Shape::kSwapAB ? p.cluster_m : p.cluster_n) == 2;
       if (along_q) EXPECT_EQ(tile_p, Shape::kBlockP) << "pairs share whole P tiles";
       if (!Shape::kPairsBothWays) EXPECT_EQ(along_q, !Shape::kPairsShareQ) << "pairs lie the program's way";
-      if (Shape::kPairsBothWays && Shape::kBlockQ == 128) EXPECT_TRUE(along_q) << "128 x 128 pairs along P: forced only";
+      if (Shape::kPairsBothWays && Shape::kBlockQ == 128)
+        EXPECT_TRUE(along_q) << "128 x 128 pairs along P: forced only";
     }
     // The launch: clusters divide the grid, one CTA per SM, enough rounds for all tiles.
     EXPECT_GE(p.grid, 1);
