@@ -534,8 +534,9 @@ inline constexpr int64_t kHopperWeight112PairsMaxWaves = 2;
 // measured: the rule's other one-wave shapes (M = 448..1280 at K = 16384 / 18944)
 // have not been timed on an H100 yet. (The session's forced runs at M = 1536,
 // N = 3584, K = 18944, M = 512, N = K = 8192 and M = 2048, N = 4096, K = 14336 did
-// not pair along M: their plans' programs, 192 x 112, 128 x 128 and 192 x 128, pair
-// along N only, and `--multicast m` fell back to the plan's own pairing there.)
+// not pair along M: their plans' programs, 192 x 112, 128 x 128 and 192 x 128, paired
+// along N only then, and `--multicast m` fell back to the plan's own pairing there.
+// 128 x 128 is built both ways since, for docs/results/h100-dram-rule/weight-pairs-128.txt.)
 inline constexpr int kHopperSlowDramMaxGbps = 4000;
 inline constexpr int64_t kHopperSlowDramWeight112PairsMinK = 16384;
 
