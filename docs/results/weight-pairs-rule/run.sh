@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The weight-pair candidate (candidate.patch) against main's plan on the board, in one
+# run: the board line and what cake reads off it, then scripts/plan-ab of main's build
+# (A) against the candidate's (B) over this board's sample of the moved shapes
+# (shapes-h100.txt where the device reports at most 4000 GB/s, else shapes-h200.txt),
+# one cake_bench process per shape and build, alternated, RUNS runs (2 by default).
+#
+#   NEW=<build of main> CAND=<build of main + candidate.patch> OUT=<dir> bash docs/results/weight-pairs-rule/run.sh
+set -uo pipefail
+cd "$(dirname "$0")/../../.."
+NEW=${NEW:-build} CAND=${CAND:?CAND: a build of main with docs/results/weight-pairs-rule/candidate.patch applied}
+OUT=${OUT:-results/weight-pairs-rule} PY=${PYTHON:-python3}
+mkdir -p "$OUT"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$OUT/board.txt"
+DRAM=$(PYTHONPATH="$NEW/python" $PY -c 'import cake; print(cake.gemm.device_info()["dram_gbps"])')
+echo "dram_gbps: $DRAM" | tee -a "$OUT/board.txt"
+SHAPES=docs/results/weight-pairs-rule/shapes-h200.txt
+[ "$DRAM" -gt 0 ] && [ "$DRAM" -le 4000 ] && SHAPES=docs/results/weight-pairs-rule/shapes-h100.txt
+scripts/plan-ab "$NEW" "$CAND" "$SHAPES" --runs "${RUNS:-2}" --out "$OUT/plan-ab"
