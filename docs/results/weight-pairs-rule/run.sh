@@ -12,8 +12,13 @@ NEW=${NEW:-build} CAND=${CAND:?CAND: a build of main with docs/results/weight-pa
 OUT=${OUT:-results/weight-pairs-rule} PY=${PYTHON:-python3}
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$OUT/board.txt"
-DRAM=$(PYTHONPATH="$NEW/python" $PY -c 'import cake; print(cake.gemm.device_info()["dram_gbps"])')
+# The board's sample by the bandwidth cake reads off it (SHAPES=FILE chooses instead).
+DRAM=$(PYTHONPATH="$NEW/python${PYTHONPATH:+:$PYTHONPATH}" $PY -c 'import cake; print(cake.gemm.device_info()["dram_gbps"])')
+[ -n "$DRAM" ] || { echo "run.sh: cake does not import from $NEW/python (its dependencies on PYTHONPATH?)"; exit 1; }
 echo "dram_gbps: $DRAM" | tee -a "$OUT/board.txt"
-SHAPES=docs/results/weight-pairs-rule/shapes-h200.txt
-[ "$DRAM" -gt 0 ] && [ "$DRAM" -le 4000 ] && SHAPES=docs/results/weight-pairs-rule/shapes-h100.txt
+if [ -z "${SHAPES:-}" ]; then
+  SHAPES=docs/results/weight-pairs-rule/shapes-h200.txt
+  [ "$DRAM" -gt 0 ] && [ "$DRAM" -le 4000 ] && SHAPES=docs/results/weight-pairs-rule/shapes-h100.txt
+fi
+echo "shapes: $SHAPES" | tee -a "$OUT/board.txt"
 scripts/plan-ab "$NEW" "$CAND" "$SHAPES" --runs "${RUNS:-2}" --out "$OUT/plan-ab"
