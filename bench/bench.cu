@@ -47,6 +47,15 @@
 
 namespace {
 
+// A number for bench.json: null where it is not finite (a ceiling or floor that
+// --no-ceilings skipped), so that every reader's JSON parser takes the file.
+std::string json_num(double v) {
+  if (!std::isfinite(v)) return "null";
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
 #define CK(x)                                                                                   \
   do {                                                                                          \
     cudaError_t e_ = (x);                                                                       \
@@ -906,8 +915,8 @@ int run_bench(int argc, char** argv) {
          "cake_over_cublaslt,cake_over_unfused,cake_s0_over_cublaslt,check_ratio,check_ok,cutlass_us,cutlass_fast_us,"
          "cutlass_config,cutlass_fast_config\n";
   std::ofstream js(out_dir + "/bench.json");
-  js << "{\n \"device\": \"" << prop.name << "\",\n \"sms\": " << prop.multiProcessorCount << ",\n \"sms_used\": " << cake::num_sms(0) << ",\n \"dram_gbps\": " << cake::device_info(0).dram_gbps << ",\n \"copy_TBps\": " << copy_TBps
-     << ",\n \"fp8_TFLOPs\": " << fp8_TFLOPs << ",\n \"bf16_TFLOPs\": " << bf16_TFLOPs << ",\n \"host_call_us\": " << host_us
+  js << "{\n \"device\": \"" << prop.name << "\",\n \"sms\": " << prop.multiProcessorCount << ",\n \"sms_used\": " << cake::num_sms(0) << ",\n \"dram_gbps\": " << cake::device_info(0).dram_gbps << ",\n \"copy_TBps\": " << json_num(copy_TBps)
+     << ",\n \"fp8_TFLOPs\": " << json_num(fp8_TFLOPs) << ",\n \"bf16_TFLOPs\": " << json_num(bf16_TFLOPs) << ",\n \"host_call_us\": " << json_num(host_us)
      << ",\n \"bias\": " << (with_bias ? "true" : "false") << ",\n \"rows\": [\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
@@ -916,10 +925,12 @@ int run_bench(int argc, char** argv) {
         << r.base_nofast << "," << r.unfused << "," << r.floor_us << "," << tf << "," << gb << "," << r.cake / r.base << ","
         << r.cake / r.unfused << "," << r.cake0 / r.base << "," << r.check_ratio << "," << (r.check_ok ? 1 : 0) << ","
         << r.cutlass << "," << r.cutlass_fast << "," << r.cutlass_config << "," << r.cutlass_fast_config << "\n";
-    js << "  {\"M\": " << r.M << ", \"N\": " << r.N << ", \"K\": " << r.K << ", \"r\": " << r.r << ", \"cake_us\": " << r.cake
-       << ", \"cake_s0_us\": " << r.cake0 << ", \"cublaslt_us\": " << r.base << ", \"cublaslt_nofast_us\": " << r.base_nofast
-       << ", \"unfused_us\": " << r.unfused << ", \"floor_us\": " << r.floor_us << ", \"cake_TFLOPs\": " << tf
-       << ", \"cake_GBps\": " << gb << ", \"check_ratio\": " << r.check_ratio << ", \"check_ok\": " << (r.check_ok ? "true" : "false");
+    js << "  {\"M\": " << r.M << ", \"N\": " << r.N << ", \"K\": " << r.K << ", \"r\": " << r.r
+       << ", \"cake_us\": " << json_num(r.cake) << ", \"cake_s0_us\": " << json_num(r.cake0)
+       << ", \"cublaslt_us\": " << json_num(r.base) << ", \"cublaslt_nofast_us\": " << json_num(r.base_nofast)
+       << ", \"unfused_us\": " << json_num(r.unfused) << ", \"floor_us\": " << json_num(r.floor_us)
+       << ", \"cake_TFLOPs\": " << json_num(tf) << ", \"cake_GBps\": " << json_num(gb)
+       << ", \"check_ratio\": " << json_num(r.check_ratio) << ", \"check_ok\": " << (r.check_ok ? "true" : "false");
     if (std::isfinite(r.cutlass))
       js << ", \"cutlass_us\": " << r.cutlass << ", \"cutlass_config\": \"" << r.cutlass_config << "\"";
     if (std::isfinite(r.cutlass_fast))

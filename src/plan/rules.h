@@ -530,12 +530,15 @@ inline constexpr int64_t kHopperWeight112PairsMaxWaves = 2;
 // against cuBLASLt's 275.8 (its clusters of two share one operand), tensor pipe
 // active 63.7% against 90.9%. Forced pairs (`cake_bench --multicast m`) took it from
 // 68.6-74.9 us to 59.4-61.9 over four passes, cake / unfused from 1.13-1.37 to
-// 0.95; on the H200 the same pairs read 1.054 there (above). That is the one shape
-// measured: the rule's other one-wave shapes (M = 448..1280 at K = 16384 / 18944)
-// have not been timed on an H100 yet. (The session's forced runs at M = 1536,
-// N = 3584, K = 18944, M = 512, N = K = 8192 and M = 2048, N = 4096, K = 14336 did
-// not pair along M: their plans' programs, 192 x 112, 128 x 128 and 192 x 128, paired
-// along N only then, and `--multicast m` fell back to the plan's own pairing there.
+// 0.95; on the H200 the same pairs read 1.054 there (above). The rule's 18 moved
+// shapes timed on an H100 SXM against the plan before it (2026-12-05, three passes,
+// docs/results/h100-2026-12-05-pairs/): the old plan took 1.111 of the rule's time
+// at K = 18944 (seven one-wave shapes, 0.996-1.196), 1.001 at K = 16384 (seven,
+// 0.963-1.047) and 1.015 on the four two-region shapes. (The version 76 session's
+// forced runs at M = 1536, N = 3584, K = 18944, M = 512, N = K = 8192 and M = 2048,
+// N = 4096, K = 14336 did not pair along M: their plans' programs, 192 x 112,
+// 128 x 128 and 192 x 128, paired along N only then, and `--multicast m` fell back
+// to the plan's own pairing there.
 // 128 x 128 is built both ways since, for docs/results/h100-dram-rule/weight-pairs-128.txt.)
 inline constexpr int kHopperSlowDramMaxGbps = 4000;
 inline constexpr int64_t kHopperSlowDramWeight112PairsMinK = 16384;

@@ -40,6 +40,14 @@ def test_board_dram_is_the_first_bandwidth_a_run_records(tmp_path):
     assert plan_table.board_dram(str(tmp_path)) == 3352
 
 
+def test_board_dram_reads_runs_whose_skipped_ceilings_wrote_nan(tmp_path):
+    # cake_bench --no-ceilings before it wrote null: not JSON, and the labels of
+    # plan_ab.py / forced_scan.py were planned at bandwidth 0 (the H200's plan).
+    write_json(str(tmp_path / "a1-512,3840,18944" / "bench.json"),
+               '{\n "device": "H100",\n "dram_gbps": 3352,\n "copy_TBps": nan,\n "fp8_TFLOPs": nan\n}\n')
+    assert plan_table.board_dram(str(tmp_path)) == 3352
+
+
 @needs_table
 def test_the_table_at_the_boards_bandwidth():
     single = plan_table.short(plan_table.table(CAKE_PLAN, ["--shape", SHAPE])[(512, 3584, 18944)])

@@ -24,7 +24,7 @@ fi
 PY=${PYTHON:-python3}
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$OUT/board.txt"
-PYTHONPATH="$NEW/python" $PY -c 'import cake; print("device_info:", cake.gemm.device_info())' | tee -a "$OUT/board.txt"
+PYTHONPATH="$NEW/python${PYTHONPATH:+:$PYTHONPATH}" $PY -c 'import cake; print("device_info:", cake.gemm.device_info())' | tee -a "$OUT/board.txt"
 DEFAULT_PASSES=3; [ "$CONFIG" = configs.txt ] || DEFAULT_PASSES=2
 scripts/forced-scan "docs/results/h100-dram-rule/$CONFIG" --passes "${PASSES:-$DEFAULT_PASSES}" --build-dir "$NEW" \
   "${OTHER[@]}" --out "$OUT/scan-${CONFIG%.txt}"
