@@ -2,7 +2,8 @@
 # The weight-pair candidate (candidate.patch) against main's plan on the board, in one
 # run: the board line and what cake reads off it, then scripts/plan-ab of main's build
 # (A) against the candidate's (B) over this board's sample of the moved shapes
-# (shapes-h100.txt where the device reports at most 4000 GB/s, else shapes-h200.txt),
+# (shapes-h100.txt where the device reports slow DRAM as the plan reads it,
+# kHopperSlowDramMaxGbps, else shapes-h200.txt),
 # one cake_bench process per shape and build, alternated, RUNS runs (2 by default).
 #
 #   NEW=<build of main> CAND=<build of main + candidate.patch> OUT=<dir> bash docs/results/weight-pairs-rule/run.sh
@@ -18,7 +19,10 @@ DRAM=$(PYTHONPATH="$NEW/python${PYTHONPATH:+:$PYTHONPATH}" $PY -c 'import cake; 
 echo "dram_gbps: $DRAM" | tee -a "$OUT/board.txt"
 if [ -z "${SHAPES:-}" ]; then
   SHAPES=docs/results/weight-pairs-rule/shapes-h200.txt
-  [ "$DRAM" -gt 0 ] && [ "$DRAM" -le 4000 ] && SHAPES=docs/results/weight-pairs-rule/shapes-h100.txt
+  # The plan's own bound for slow DRAM, read from its rules rather than copied here.
+  SLOW=$(sed -n -E 's/^inline constexpr int kHopperSlowDramMaxGbps = ([0-9]+);.*/\1/p' src/plan/rules.h)
+  [ "$DRAM" -gt 0 ] && [ "$DRAM" -le "${SLOW:?run.sh: no kHopperSlowDramMaxGbps in src/plan/rules.h}" ] &&
+    SHAPES=docs/results/weight-pairs-rule/shapes-h100.txt
 fi
 echo "shapes: $SHAPES" | tee -a "$OUT/board.txt"
 scripts/plan-ab "$NEW" "$CAND" "$SHAPES" --runs "${RUNS:-2}" --out "$OUT/plan-ab"
