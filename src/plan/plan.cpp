@@ -728,19 +728,31 @@ Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   return c.best;
 }
 
-// On boards with slower DRAM (kHopperSlowDram*): one wave of single 128 x 112 CTAs
-// over several token tiles at long K in CTA pairs sharing the weight tile, where the
-// pairs are one wave too. The same program, tiles and split; only the pairing
-// differs, and these conditions are the ones under which that pairing is possible.
+// On boards with slower DRAM (kHopperSlowDram*), two pairings the H200 does without,
+// where a wave of single CTAs is paced by what L2 delivers:
+//  - one wave of a program built both ways (128 x 112, 128 x 128) over two or more
+//    token tiles and at least as many weight tiles, at long K: CTA pairs sharing the
+//    weight tile (lying along M);
+//  - two waves of a 192-token program (192 x 112, 192 x 128) over two or more token
+//    tiles, at long K: CTA pairs the program's usual way (sharing the token tile).
+// The same program, tiles and split; only the pairing differs, where the pairs take
+// no more waves. The conditions include those under which the pairing is possible.
 Plan plan_sm90_board(const Plan& chosen, int64_t M, int64_t N, int64_t K, int num_sms, int dram_gbps) {
   const bool slow_dram = dram_gbps > 0 && dram_gbps <= kHopperSlowDramMaxGbps;
-  const bool single_wave_112 = chosen.program == Program::kHopper128x112 && chosen.head_m == M &&
-                               chosen.head_n == N && chosen.cluster_m * chosen.cluster_n == 1 &&
-                               chosen.split_k == 1 && chosen.waves == 1 && chosen.tiles_m >= 2 &&
-                               N >= chosen.tile_n;
-  if (!slow_dram || !single_wave_112 || K < kHopperSlowDramWeight112PairsMinK) return chosen;
-  const Plan pairs = plan_sm90_program(Program::kHopper128x112, M, N, K, num_sms, 1, 0, 0, kMulticastAlongM);
-  return pairs.waves == 1 ? pairs : chosen;
+  const bool single = chosen.head_m == M && chosen.head_n == N && chosen.cluster_m * chosen.cluster_n == 1 &&
+                      chosen.split_k == 1 && chosen.tiles_m >= 2 && chosen.tiles_n >= 2;
+  if (!slow_dram || !single) return chosen;
+  const Program program = chosen.program;
+  const bool both_ways = program == Program::kHopper128x112 || program == Program::kHopper128x128;
+  const bool tokens192 = program == Program::kHopper192x112 || program == Program::kHopper192x128;
+  int multicast = 1;
+  if (both_ways && chosen.waves == 1 && chosen.tiles_n >= chosen.tiles_m && K >= kHopperSlowDramWeightPairsMinK)
+    multicast = kMulticastAlongM;
+  else if (tokens192 && chosen.waves == 2 && chosen.tile_m == 192 && K >= kHopperSlowDramTwoWavePairsMinK)
+    multicast = 2;
+  if (multicast == 1) return chosen;
+  const Plan pairs = plan_sm90_program(program, M, N, K, num_sms, 1, 0, 0, multicast);
+  return pairs.waves == chosen.waves ? pairs : chosen;
 }
 
 }  // namespace

@@ -520,28 +520,44 @@ inline constexpr int64_t kHopperWeight80AlongQMinTokenTiles = 3;
 inline constexpr int64_t kHopperWeight112PairsMinK = 8192;
 inline constexpr int64_t kHopperWeight112PairsMaxWaves = 2;
 // Boards with slower DRAM (plan()'s dram_gbps, at most kHopperSlowDramMaxGbps: the
-// H100 SXM, not the H200): one wave of single 128 x 112 CTAs on two or more token
-// tiles, from kHopperSlowDramWeight112PairsMinK on, runs in CTA pairs sharing the
-// weight tile (lying along M) where the pairs are one wave too. There the single
-// CTAs are paced by what L2 delivers: H100 SXM (version 76, 2026-12-05, r = 128,
-// docs/results/h100-2026-12-05-v76/), M = 512, N = 3584, K = 18944 under the
-// profiler: 117.9 k cycles against cuBLASLt fast's 78.9 k at the same clock (1.69 /
-// 1.66 GHz) and DRAM bytes (79.0 / 77.6 MB), the SMs pulling 565.6 MB through L2
-// against cuBLASLt's 275.8 (its clusters of two share one operand), tensor pipe
-// active 63.7% against 90.9%. Forced pairs (`cake_bench --multicast m`) took it from
-// 68.6-74.9 us to 59.4-61.9 over four passes, cake / unfused from 1.13-1.37 to
-// 0.95; on the H200 the same pairs read 1.054 there (above). The rule's 18 moved
-// shapes timed on an H100 SXM against the plan before it (2026-12-05, three passes,
-// docs/results/h100-2026-12-05-pairs/): the old plan took 1.111 of the rule's time
-// at K = 18944 (seven one-wave shapes, 0.996-1.196), 1.001 at K = 16384 (seven,
-// 0.963-1.047) and 1.015 on the four two-region shapes. (The version 76 session's
-// forced runs at M = 1536, N = 3584, K = 18944, M = 512, N = K = 8192 and M = 2048,
-// N = 4096, K = 14336 did not pair along M: their plans' programs, 192 x 112,
-// 128 x 128 and 192 x 128, paired along N only then, and `--multicast m` fell back
-// to the plan's own pairing there.
-// 128 x 128 is built both ways since, for docs/results/h100-dram-rule/weight-pairs-128.txt.)
+// H100 SXM, not the H200) pair two kinds of plan the H200 runs single
+// (plan.cpp plan_sm90_board). There a wave of single CTAs is paced by what L2
+// delivers: H100 SXM (version 76, 2026-12-05, r = 128,
+// docs/results/h100-2026-12-05-v76/), M = 512, N = 3584, K = 18944 (single 128 x 112)
+// under the profiler: 117.9 k cycles against cuBLASLt fast's 78.9 k at the same clock
+// (1.69 / 1.66 GHz) and DRAM bytes (79.0 / 77.6 MB), the SMs pulling 565.6 MB through
+// L2 against cuBLASLt's 275.8 (its clusters of two share one operand), tensor pipe
+// active 63.7% against 90.9%.
 inline constexpr int kHopperSlowDramMaxGbps = 4000;
-inline constexpr int64_t kHopperSlowDramWeight112PairsMinK = 16384;
+// 1. One wave of single 128 x 112 / 128 x 128 CTAs over two or more token tiles and
+// at least as many weight tiles, from this K on: CTA pairs sharing the weight tile
+// (lying along M) where the pairs are one wave too.
+//  - 128 x 112 (since 208aa60): forced pairs took M = 512, N = 3584, K = 18944 from
+//    68.6-74.9 us to 59.4-61.9 over four passes (the H200 read 1.054 there,
+//    kHopperWeight112Pairs* above). Its 18 moved shapes against the plan before it
+//    (three passes, docs/results/h100-2026-12-05-pairs/): the old plan took 1.111 of
+//    the rule's time at K = 18944 (seven one-wave shapes, 0.996-1.196), 1.001 at
+//    K = 16384 (seven, 0.963-1.047) and 1.015 on four second regions.
+//  - 128 x 128 (the sixteenth session after version 73, scripts/plan-ab, two runs,
+//    docs/results/h100-2026-12-05-candidate-v3/): 13 moved shapes at K = 16384 /
+//    18944, 0.948-1.023 of the single CTAs' time (M = 448, N = 4096, K = 18944 0.948;
+//    M = 896, N = 2048, K = 16384, seven token tiles, 1.023), and earlier runs
+//    (docs/results/h100-2026-12-05-candidate-v2/) 0.947-1.011 on four more. Not below this K:
+//    from K = 14336 the same pairs read 0.975-1.049, and from 8192 1.017 over nine
+//    shapes. Not on tall shapes (more token tiles than weight tiles): M = 2560,
+//    N = 768, K = 14336 1.044 / 1.045 and M = 1792, N = 1024, K = 12288 1.045.
+inline constexpr int64_t kHopperSlowDramWeightPairsMinK = 16384;
+// 2. Two waves of single 192 x 112 / 192 x 128 CTAs over two or more token tiles,
+// from this K on: CTA pairs the program's usual way (sharing the token tile), where
+// the pairs take two waves too; on the H200 from kHopperMulticastMinWaves only.
+// Forced against the plan (docs/results/h100-2026-12-05-candidate-v3/two-wave-pairs-
+// scan.txt, two passes, medians): 192 x 112 M = 1536, N = 3584, K = 18944 0.895 (0.869
+// in an earlier scan), M = 3072, N = 1792, K = 16384 0.931, M = 768, N = 7168,
+// K = 18944 0.933, M = 384, N = 14336, K = 16384 0.984; 192 x 128 M = 4096, N = 1536,
+// K = 18944 0.905, M = 2048, N = 3072, K = 18944 0.923, M = 1536, N = 4096, K = 14336
+// 0.959, M = 3072, N = 2048, K = 12288 0.963, M = 768, N = 8192, K = 16384 0.997. Not
+// on one token tile (M = 192, N = 28672, K = 18944: 1.010).
+inline constexpr int64_t kHopperSlowDramTwoWavePairsMinK = 12288;
 
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2
 // CTAs (at most the program's limit: 8 for the 64 x 64 and 64 x 16 swap

@@ -608,10 +608,9 @@ TEST(Gpu, SmLimitPlansForThatManySms) {
 
 // The board's DRAM bandwidth is an input of the plan (rules.h kHopperSlowDram*): the
 // device reports it (an H100's or H200's HBM: 2 to 6 TB/s) and the launcher plans
-// with it. On 16 SMs M = 500, N = 328, K = 16400 (tails in every dimension) is one
-// wave of 12 tiles of 128 x 112, which a board of at most kHopperSlowDramMaxGbps runs
-// in CTA pairs sharing the weight tile and a faster one single: right either way,
-// and bitwise the other pairing's output.
+// with it. On 16 SMs, two plans a board of at most kHopperSlowDramMaxGbps runs in
+// CTA pairs and a faster one single (plan_sm90_board): right either way, and bitwise
+// the other pairing's output.
 TEST(Gpu, PlansForTheBoardsDram) {
   REQUIRE_SM90();
   int device = 0;
@@ -627,25 +626,40 @@ TEST(Gpu, PlansForTheBoardsDram) {
   } reset{device};
   cake::set_num_sms(device, sms);
 
-  Problem p(500, 328, 16400, 64, true, 31);
-  Launch l(p);
-  const cake::MmFp8LoraArgs x = l.args(p, l.lora_scale());
-  const cake::Plan launched = cake::plan_for(x);
-  const cake::Plan board = cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, sms, dram);
-  EXPECT_EQ(launched.program, cake::Program::kHopper128x112);
-  EXPECT_EQ(launched.tiles, 12);
-  EXPECT_EQ(launched.waves, 1);
-  EXPECT_EQ(launched.cluster_m, slow ? 2 : 1);
-  EXPECT_EQ(board.program, launched.program);
-  EXPECT_EQ(board.cluster_m, launched.cluster_m);
-  EXPECT_EQ(board.grid, launched.grid);
-  const auto out = l.run(x);
-  expect_close(out, p.reference());
+  // 4 x 4 tiles of 128 x 112, one wave: on slow DRAM pairs along M sharing the weight
+  // tile; 4 x 8 of 192 x 112, two waves: on slow DRAM pairs along N sharing the token
+  // tile. Tails in M, N and K.
+  struct Case {
+    Problem p;
+    cake::Program program;
+    int64_t tiles, waves;
+    bool along_m;
+  };
+  for (const Case& c : {Case{Problem(500, 360, 16400, 64, true, 31), cake::Program::kHopper128x112, 16, 1, true},
+                        Case{Problem(660, 840, 16400, 32, false, 37), cake::Program::kHopper192x112, 32, 2, false}}) {
+    const Problem& p = c.p;
+    SCOPED_TRACE(cake::program_name(c.program));
+    Launch l(p);
+    const cake::MmFp8LoraArgs x = l.args(p, l.lora_scale());
+    const cake::Plan launched = cake::plan_for(x);
+    const cake::Plan board = cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, sms, dram);
+    EXPECT_EQ(launched.program, c.program);
+    EXPECT_EQ(launched.tiles, c.tiles);
+    EXPECT_EQ(launched.waves, c.waves);
+    EXPECT_EQ(c.along_m ? launched.cluster_m : launched.cluster_n, slow ? 2 : 1);
+    EXPECT_EQ(board.program, launched.program);
+    EXPECT_EQ(board.cluster_m, launched.cluster_m);
+    EXPECT_EQ(board.cluster_n, launched.cluster_n);
+    EXPECT_EQ(board.grid, launched.grid);
+    const auto out = l.run(x);
+    expect_close(out, p.reference());
 
-  const cake::Plan other = cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, sms, slow ? 0 : cake::kHopperSlowDramMaxGbps);
-  ASSERT_NE(other.cluster_m, launched.cluster_m);
-  const auto other_out = l.run(x, &other, sms);
-  EXPECT_EQ(std::memcmp(out.data(), other_out.data(), out.size() * 2), 0);
+    const cake::Plan other =
+        cake::plan(p.M, p.N, p.K, p.r, cake::Arch::SM90, sms, slow ? 0 : cake::kHopperSlowDramMaxGbps);
+    ASSERT_NE(other.cluster_m * 2 + other.cluster_n, launched.cluster_m * 2 + launched.cluster_n);
+    const auto other_out = l.run(x, &other, sms);
+    EXPECT_EQ(std::memcmp(out.data(), other_out.data(), out.size() * 2), 0);
+  }
 }
 
 // Split-K clusters (few tiles): a race between the CTAs of a cluster would show

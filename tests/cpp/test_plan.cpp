@@ -811,10 +811,11 @@ TEST(PlanSm90, WeightTilePairsOf128x112OnTwoTokenTilesAtLongK) {
 }
 
 // On boards with slower DRAM (kHopperSlowDramMaxGbps: an H100 SXM, not an H200), one
-// wave of single 128 x 112 CTAs over several token tiles from
-// kHopperSlowDramWeight112PairsMinK on runs in pairs sharing the weight tile: the
-// same tiles, one wave of pairs; the second region of a two-region plan too.
-TEST(PlanSm90, WeightTilePairsOf128x112OnSlowDram) {
+// wave of single 128 x 112 or 128 x 128 CTAs over several token tiles and at least as
+// many weight tiles from kHopperSlowDramWeightPairsMinK on runs in pairs sharing the
+// weight tile: the same tiles, one wave of pairs; the second region of a two-region
+// plan too.
+TEST(PlanSm90, WeightTilePairsOnSlowDram) {
   constexpr int kSlow = cake::kHopperSlowDramMaxGbps;
   // Unknown; 6144 bits at 3201 MHz (about an H200's 4.8 TB/s); just above the
   // threshold; at it; 5120 bits at 2619 MHz (an H100 SXM's 3.35 TB/s).
@@ -833,6 +834,14 @@ TEST(PlanSm90, WeightTilePairsOf128x112OnSlowDram) {
     EXPECT_EQ(q.tiles, 112);
     EXPECT_EQ(q.cluster_m, slow ? 2 : 1);
     EXPECT_EQ(q.grid, slow ? 128 : 112);
+    // 128 x 128: 4 token tiles x 30 weight tiles.
+    const cake::Plan w = cake::plan(512, 3840, 18944, 128, Arch::SM90, 132, dram);
+    EXPECT_EQ(w.program, Program::kHopper128x128);
+    EXPECT_EQ(w.tiles, 120);
+    EXPECT_EQ(w.waves, 1);
+    EXPECT_EQ(w.cluster_m, slow ? 2 : 1);
+    EXPECT_EQ(w.cluster_n, 1);
+    EXPECT_EQ(w.grid, 120);
     // The second region of M = 512, N = 28672: 3328 columns of 128 x 112.
     const cake::Plan head = cake::plan(512, 28672, 18944, 128, Arch::SM90, 132, dram);
     EXPECT_EQ(head.program, Program::kHopperSwap192x128);
@@ -841,14 +850,49 @@ TEST(PlanSm90, WeightTilePairsOf128x112OnSlowDram) {
     EXPECT_EQ(rest.program, Program::kHopper128x112);
     EXPECT_EQ(rest.cluster_m, slow ? 2 : 1);
   }
-  // Not below that K, not on more than one wave, not on one token tile.
-  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{512, 3584, cake::kHopperSlowDramWeight112PairsMinK - 2048},
-                         {1536, 3584, 18944},
-                         {128, 7168, 18944}}) {
+  // Not below that K, not on more than one wave, not on one token tile, not on more
+  // token tiles than weight tiles (20 x 6 and 14 x 8 of 128 x 128).
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{512, 3584, cake::kHopperSlowDramWeightPairsMinK - 2048},
+                         {512, 4096, cake::kHopperSlowDramWeightPairsMinK - 2048},
+                         {512, 8192, 18944},
+                         {128, 7168, 18944},
+                         {2560, 768, 18944},
+                         {1792, 1024, 18944}}) {
     const cake::Plan at0 = cake::plan(M, N, K, 128, Arch::SM90, 132);
     const cake::Plan slow = cake::plan(M, N, K, 128, Arch::SM90, 132, kSlow);
     EXPECT_EQ(slow.program, at0.program) << M << " " << N << " " << K;
     EXPECT_EQ(slow.cluster_m, at0.cluster_m) << M << " " << N << " " << K;
+    EXPECT_EQ(slow.cluster_n, at0.cluster_n) << M << " " << N << " " << K;
+    EXPECT_EQ(slow.grid, at0.grid) << M << " " << N << " " << K;
+  }
+}
+
+// On slower DRAM, two waves of single 192 x 112 / 192 x 128 CTAs over two or more
+// token tiles from kHopperSlowDramTwoWavePairsMinK on run in pairs the programs'
+// usual way (along N, sharing the token tile), still two waves.
+TEST(PlanSm90, TwoWavePairsOf192TokenProgramsOnSlowDram) {
+  constexpr int kSlow = cake::kHopperSlowDramMaxGbps;
+  for (const auto& [M, N, K, program] : {std::tuple<int64_t, int64_t, int64_t, Program>{1536, 3584, 18944,
+                                                                                           Program::kHopper192x112},
+                                         {4096, 1536, cake::kHopperSlowDramTwoWavePairsMinK, Program::kHopper192x128}}) {
+    for (auto [dram, slow] : {std::pair{0, false}, {4916, false}, {kSlow, true}, {3352, true}}) {
+      SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K) + " dram_gbps " +
+                   std::to_string(dram));
+      const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132, dram);
+      EXPECT_EQ(p.program, program);
+      EXPECT_EQ(p.head_m, M);
+      EXPECT_EQ(p.waves, 2);
+      EXPECT_EQ(p.cluster_m, 1);
+      EXPECT_EQ(p.cluster_n, slow ? 2 : 1);
+      EXPECT_EQ(p.grid, 132);
+    }
+  }
+  // Not below that K, not on one token tile (192 tokens).
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{4096, 1536, cake::kHopperSlowDramTwoWavePairsMinK - 4096},
+                         {192, 28672, 18944}}) {
+    const cake::Plan at0 = cake::plan(M, N, K, 128, Arch::SM90, 132);
+    const cake::Plan slow = cake::plan(M, N, K, 128, Arch::SM90, 132, kSlow);
+    EXPECT_EQ(at0.waves, 2) << M << " " << N << " " << K;
     EXPECT_EQ(slow.cluster_n, at0.cluster_n) << M << " " << N << " " << K;
     EXPECT_EQ(slow.grid, at0.grid) << M << " " << N << " " << K;
   }

@@ -19,8 +19,9 @@ using cake::Arch;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// One SM90 region plan of an m x n problem (the head it covers may be smaller).
-void expect_runnable_sm90(const cake::Plan& p, int64_t m, int64_t n, int64_t K, int sms) {
+// One SM90 region plan of an m x n problem (the head it covers may be smaller),
+// planned for a board of dram_gbps (0: unknown, planned as for the H200).
+void expect_runnable_sm90(const cake::Plan& p, int64_t m, int64_t n, int64_t K, int sms, int dram_gbps) {
   ASSERT_EQ(p.arch, Arch::SM90);
   // The region: all of the rows or all of the columns, cut on a 16-byte column.
   ASSERT_GE(p.head_m, 1);
@@ -54,12 +55,12 @@ void expect_runnable_sm90(const cake::Plan& p, int64_t m, int64_t n, int64_t K, 
       EXPECT_EQ(p.split_k, 1) << "pairs and split-K do not combine";
       // A pair lying along Q (along N, with swap along M) shares its P tile; each
       // program's pairs lie its own way (config.h), 128 x 112's either way; 128 x 128
-      // is built both ways, but the plan lays its pairs along Q only.
+      // is built both ways, but the plan lays its pairs along P only on slow DRAM.
       const bool along_q = (Shape::kSwapAB ? p.cluster_m : p.cluster_n) == 2;
       if (along_q) EXPECT_EQ(tile_p, Shape::kBlockP) << "pairs share whole P tiles";
       if (!Shape::kPairsBothWays) EXPECT_EQ(along_q, !Shape::kPairsShareQ) << "pairs lie the program's way";
-      if (Shape::kPairsBothWays && Shape::kBlockQ == 128)
-        EXPECT_TRUE(along_q) << "128 x 128 pairs along P: forced only";
+      if (Shape::kPairsBothWays && Shape::kBlockQ == 128 && dram_gbps == 0)
+        EXPECT_TRUE(along_q) << "128 x 128 pairs along P: on slow DRAM or forced only";
     }
     // The launch: clusters divide the grid, one CTA per SM, enough rounds for all tiles.
     EXPECT_GE(p.grid, 1);
@@ -90,7 +91,7 @@ void expect_regions_cover(int64_t M, int64_t N, int64_t K, int sms, int dram_gbp
   for (int region = 0; m > 0 && n > 0; ++region) {
     ASSERT_LT(region, max_regions) << "more regions than expected on " << sms << " SMs";
     const cake::Plan p = cake::plan(m, n, K, 128, Arch::SM90, sms, dram_gbps);
-    expect_runnable_sm90(p, m, n, K, sms);
+    expect_runnable_sm90(p, m, n, K, sms, dram_gbps);
     if (testing::Test::HasFatalFailure()) return;
     covered += p.head_m * p.head_n;
     if (p.head_m < m) m -= p.head_m;
@@ -135,9 +136,10 @@ std::string all_of(const cake::Plan& p) {
 
 // The board's DRAM bandwidth: above kHopperSlowDramMaxGbps (an H200) the plan is the
 // one for unknown bandwidth (0); at or below it (an H100 SXM) only CTA pairs may
-// differ, in one wave either way, and every region still runs and covers out.
+// differ, single CTAs becoming pairs in as many waves (one along M, two along N),
+// and every region still runs and covers out.
 TEST(PlanInvariants, Sm90DramBandwidthChangesOnlyThePairs) {
-  int paired = 0;
+  int along_m = 0, along_n = 0;
   for (int sms : {132, 114, 78})
     for (int64_t M : kMs)
       for (int64_t N : kNs)
@@ -150,16 +152,17 @@ TEST(PlanInvariants, Sm90DramBandwidthChangesOnlyThePairs) {
           const cake::Plan slow = cake::plan(M, N, K, 128, Arch::SM90, sms, cake::kHopperSlowDramMaxGbps);
           EXPECT_EQ(all_but_pairs(slow), all_but_pairs(unknown));
           if (all_of(slow) != all_of(unknown)) {
-            ++paired;
+            (slow.cluster_m == 2 ? along_m : along_n) += 1;
             EXPECT_EQ(unknown.cluster_m * unknown.cluster_n, 1);
-            EXPECT_EQ(slow.cluster_m, 2);
-            EXPECT_EQ(unknown.waves, 1);
-            EXPECT_EQ(slow.waves, 1);
+            EXPECT_EQ(slow.cluster_m * slow.cluster_n, 2);
+            EXPECT_EQ(slow.waves, unknown.waves);
+            EXPECT_EQ(unknown.waves, slow.cluster_m == 2 ? 1 : 2);
           }
           expect_regions_cover(M, N, K, sms, cake::kHopperSlowDramMaxGbps);
           if (HasFatalFailure() || HasNonfatalFailure()) return;
         }
-  EXPECT_GT(paired, 0) << "the sweep reaches no shape the slower board pairs";
+  EXPECT_GT(along_m, 0) << "the sweep reaches no shape the slower board pairs along M";
+  EXPECT_GT(along_n, 0) << "the sweep reaches no shape the slower board pairs along N";
 }
 
 TEST(PlanInvariants, BlackwellEveryShapeFillsPairs) {
