@@ -542,9 +542,9 @@ inline constexpr int kHopperSlowDramMaxGbps = 4000;
 //    docs/results/h100-2026-12-05-candidate-v3/): 13 moved shapes at K = 16384 /
 //    18944, 0.948-1.023 of the single CTAs' time (M = 448, N = 4096, K = 18944 0.948;
 //    M = 896, N = 2048, K = 16384, seven token tiles, 1.023), and earlier runs
-//    (docs/results/h100-2026-12-05-candidate-v2/) 0.947-1.011 on four more. Not below this K:
-//    from K = 14336 the same pairs read 0.975-1.049, and from 8192 1.017 over nine
-//    shapes. Not on tall shapes (more token tiles than weight tiles): M = 2560,
+//    (docs/results/h100-2026-12-05-candidate-v2/) 0.947-1.011 on four more. Not
+//    below this K: from K = 14336 the same pairs read 0.975-1.049, and from 8192
+//    1.017 over nine shapes. Not on tall shapes (more token tiles than weight tiles): M = 2560,
 //    N = 768, K = 14336 1.044 / 1.045 and M = 1792, N = 1024, K = 12288 1.045.
 inline constexpr int64_t kHopperSlowDramWeightPairsMinK = 16384;
 // 2. Two waves of single 192 x 112 / 192 x 128 CTAs over two or more token tiles,

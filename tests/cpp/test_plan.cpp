@@ -872,9 +872,10 @@ TEST(PlanSm90, WeightTilePairsOnSlowDram) {
 // usual way (along N, sharing the token tile), still two waves.
 TEST(PlanSm90, TwoWavePairsOf192TokenProgramsOnSlowDram) {
   constexpr int kSlow = cake::kHopperSlowDramMaxGbps;
-  for (const auto& [M, N, K, program] : {std::tuple<int64_t, int64_t, int64_t, Program>{1536, 3584, 18944,
-                                                                                           Program::kHopper192x112},
-                                         {4096, 1536, cake::kHopperSlowDramTwoWavePairsMinK, Program::kHopper192x128}}) {
+  constexpr int64_t kMinK = cake::kHopperSlowDramTwoWavePairsMinK;
+  using Case = std::tuple<int64_t, int64_t, int64_t, Program>;
+  for (const auto& [M, N, K, program] :
+       {Case{1536, 3584, 18944, Program::kHopper192x112}, Case{4096, 1536, kMinK, Program::kHopper192x128}}) {
     for (auto [dram, slow] : {std::pair{0, false}, {4916, false}, {kSlow, true}, {3352, true}}) {
       SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K) + " dram_gbps " +
                    std::to_string(dram));
@@ -888,8 +889,7 @@ TEST(PlanSm90, TwoWavePairsOf192TokenProgramsOnSlowDram) {
     }
   }
   // Not below that K, not on one token tile (192 tokens).
-  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{4096, 1536, cake::kHopperSlowDramTwoWavePairsMinK - 4096},
-                         {192, 28672, 18944}}) {
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{4096, 1536, kMinK - 4096}, {192, 28672, 18944}}) {
     const cake::Plan at0 = cake::plan(M, N, K, 128, Arch::SM90, 132);
     const cake::Plan slow = cake::plan(M, N, K, 128, Arch::SM90, 132, kSlow);
     EXPECT_EQ(at0.waves, 2) << M << " " << N << " " << K;
