@@ -742,16 +742,20 @@ Plan plan_sm90_board(const Plan& chosen, int64_t M, int64_t N, int64_t K, int nu
   const bool single = chosen.head_m == M && chosen.head_n == N && chosen.cluster_m * chosen.cluster_n == 1 &&
                       chosen.split_k == 1 && chosen.tiles_m >= 2 && chosen.tiles_n >= 2;
   if (!slow_dram || !single) return chosen;
-  const Program program = chosen.program;
-  const bool both_ways = program == Program::kHopper128x112 || program == Program::kHopper128x128;
-  const bool tokens192 = program == Program::kHopper192x112 || program == Program::kHopper192x128;
+  // The programs by their shapes (config.h): built both ways; 192 tokens, not turned.
+  bool both_ways = false, tokens192 = false;
+  sm90::with_shape(chosen.program, [&](auto shape) {
+    using Shape = decltype(shape);
+    both_ways = Shape::kPairsBothWays;
+    tokens192 = !Shape::kSwapAB && Shape::kBlockP == 192 && chosen.tile_m == Shape::kBlockP;
+  });
   int multicast = 1;
   if (both_ways && chosen.waves == 1 && chosen.tiles_n >= chosen.tiles_m && K >= kHopperSlowDramWeightPairsMinK)
     multicast = kMulticastAlongM;
-  else if (tokens192 && chosen.waves == 2 && chosen.tile_m == 192 && K >= kHopperSlowDramTwoWavePairsMinK)
+  else if (tokens192 && chosen.waves == 2 && K >= kHopperSlowDramTwoWavePairsMinK)
     multicast = 2;
   if (multicast == 1) return chosen;
-  const Plan pairs = plan_sm90_program(program, M, N, K, num_sms, 1, 0, 0, multicast);
+  const Plan pairs = plan_sm90_program(chosen.program, M, N, K, num_sms, 1, 0, 0, multicast);
   return pairs.waves == chosen.waves ? pairs : chosen;
 }
 
