@@ -16,9 +16,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import plan_table  # noqa: E402
 
-CAKE_PLAN = os.path.join(ROOT, "build", "bench", "cake_plan")
+# The build under test: scripts/gpu-check names its --build-dir in CAKE_BUILD_DIR.
+CAKE_PLAN = os.path.join(os.environ.get("CAKE_BUILD_DIR") or os.path.join(ROOT, "build"), "bench", "cake_plan")
 needs_table = pytest.mark.skipif(not os.access(CAKE_PLAN, os.X_OK),
-                                 reason="no build/bench/cake_plan: scripts/build makes it")
+                                 reason=f"no {CAKE_PLAN}: scripts/build makes it")
 
 # One wave of 128 x 112 at long K: single CTAs at an H200's or unknown bandwidth,
 # pairs along M at an H100 SXM's (src/plan/rules.h kHopperSlowDram*).
