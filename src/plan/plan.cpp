@@ -728,11 +728,11 @@ Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   return c.best;
 }
 
-// On boards with slower DRAM (kHopperSlowDram*), two pairings the H200 does without,
-// where a wave of single CTAs is paced by what L2 delivers:
-//  - one wave of a program built both ways (128 x 112, 128 x 128) over two or more
-//    token tiles and at least as many weight tiles, at long K: CTA pairs sharing the
-//    weight tile (lying along M);
+// On boards with slower DRAM (kHopperSlowDram*), pairings the H200 does without,
+// where waves of single CTAs are paced by what L2 delivers:
+//  - one or two waves of a program built both ways (128 x 112, 128 x 128) over two
+//    or more token tiles and at least as many weight tiles, at long K (longer for one
+//    wave): CTA pairs sharing the weight tile (lying along M);
 //  - two waves of a 192-token program (192 x 112, 192 x 128) over two or more token
 //    tiles, at long K: CTA pairs the program's usual way (sharing the token tile).
 // The same program, tiles and split; only the pairing differs, where the pairs take
@@ -749,10 +749,12 @@ Plan plan_sm90_board(const Plan& chosen, int64_t M, int64_t N, int64_t K, int nu
     both_ways = Shape::kPairsBothWays;
     tokens192 = !Shape::kSwapAB && Shape::kBlockP == 192 && chosen.tile_m == Shape::kBlockP;
   });
+  const bool long_k = chosen.waves == 1 ? K >= kHopperSlowDramWeightPairsMinK
+                                         : chosen.waves == 2 && K >= kHopperSlowDramTwoWavePairsMinK;
   int multicast = 1;
-  if (both_ways && chosen.waves == 1 && chosen.tiles_n >= chosen.tiles_m && K >= kHopperSlowDramWeightPairsMinK)
+  if (long_k && both_ways && chosen.tiles_n >= chosen.tiles_m)
     multicast = kMulticastAlongM;
-  else if (tokens192 && chosen.waves == 2 && K >= kHopperSlowDramTwoWavePairsMinK)
+  else if (long_k && tokens192 && chosen.waves == 2)
     multicast = 2;
   if (multicast == 1) return chosen;
   const Plan pairs = plan_sm90_program(chosen.program, M, N, K, num_sms, 1, 0, 0, multicast);

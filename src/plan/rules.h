@@ -520,7 +520,7 @@ inline constexpr int64_t kHopperWeight80AlongQMinTokenTiles = 3;
 inline constexpr int64_t kHopperWeight112PairsMinK = 8192;
 inline constexpr int64_t kHopperWeight112PairsMaxWaves = 2;
 // Boards with slower DRAM (plan()'s dram_gbps, at most kHopperSlowDramMaxGbps: the
-// H100 SXM, not the H200) pair two kinds of plan the H200 runs single
+// H100 SXM, not the H200) pair plans the H200 runs single
 // (plan.cpp plan_sm90_board). There a wave of single CTAs is paced by what L2
 // delivers: H100 SXM (version 76, 2026-12-05, r = 128,
 // docs/results/h100-2026-12-05-v76/), M = 512, N = 3584, K = 18944 (single 128 x 112)
@@ -547,10 +547,20 @@ inline constexpr int kHopperSlowDramMaxGbps = 4000;
 //    1.017 over nine shapes. Not on tall shapes (more token tiles than weight tiles): M = 2560,
 //    N = 768, K = 14336 1.044 / 1.045 and M = 1792, N = 1024, K = 12288 1.045.
 inline constexpr int64_t kHopperSlowDramWeightPairsMinK = 16384;
-// 2. Two waves of single 192 x 112 / 192 x 128 CTAs over two or more token tiles,
-// from this K on: CTA pairs the program's usual way (sharing the token tile), where
-// the pairs take two waves too; on the H200 from kHopperMulticastMinWaves only.
-// Forced against the plan (docs/results/h100-2026-12-05-candidate-v3/two-wave-pairs-
+// 2. Two waves of single CTAs over two or more token tiles, from this K on, where the
+// pairs take two waves too:
+//  - 192 x 112 / 192 x 128: CTA pairs the program's usual way (sharing the token
+//    tile); on the H200 from kHopperMulticastMinWaves only.
+//  - 128 x 112 / 128 x 128 over at least as many weight tiles as token tiles: pairs
+//    sharing the weight tile, as in 1 (the seventeenth session after version 73,
+//    docs/results/h100-two-wave-weight-pairs/, scripts/plan-ab against single CTAs,
+//    three runs): K = 12288..18944 0.802-0.992 over eight shapes (M = 512, N = 8192,
+//    K = 18944 154.47 -> 124.11 us; M = 448, N = 7168, K = 18944 0.834; M = 896,
+//    N = 3584, K = 18944 0.849; M = 512, N = 6400, K = 14336 0.894; second regions
+//    0.934 / 0.992); at K = 8192 0.977-1.038 over six (M = 2048, N = 8192, its second
+//    region, 1.038; M = 896, N = 3584 1.020), so not below this K.
+// The 192-token programs, forced against the plan
+// (docs/results/h100-2026-12-05-candidate-v3/two-wave-pairs-
 // scan.txt, two passes, medians): 192 x 112 M = 1536, N = 3584, K = 18944 0.895 (0.869
 // in an earlier scan), M = 3072, N = 1792, K = 16384 0.931, M = 768, N = 7168,
 // K = 18944 0.933, M = 384, N = 14336, K = 16384 0.984; 192 x 128 M = 4096, N = 1536,

@@ -608,7 +608,7 @@ TEST(Gpu, SmLimitPlansForThatManySms) {
 
 // The board's DRAM bandwidth is an input of the plan (rules.h kHopperSlowDram*): the
 // device reports it (an H100's or H200's HBM: 2 to 6 TB/s) and the launcher plans
-// with it. On 16 SMs, two plans a board of at most kHopperSlowDramMaxGbps runs in
+// with it. On 16 SMs, three plans a board of at most kHopperSlowDramMaxGbps runs in
 // CTA pairs and a faster one single (plan_sm90_board): right either way, and bitwise
 // the other pairing's output.
 TEST(Gpu, PlansForTheBoardsDram) {
@@ -626,9 +626,9 @@ TEST(Gpu, PlansForTheBoardsDram) {
   } reset{device};
   cake::set_num_sms(device, sms);
 
-  // 4 x 4 tiles of 128 x 112, one wave: on slow DRAM pairs along M sharing the weight
-  // tile; 4 x 8 of 192 x 112, two waves: on slow DRAM pairs along N sharing the token
-  // tile. Tails in M, N and K.
+  // 4 x 4 tiles of 128 x 112, one wave, and 4 x 8 of 128 x 128, two waves: on slow
+  // DRAM pairs along M sharing the weight tile; 4 x 8 of 192 x 112, two waves: on slow
+  // DRAM pairs along N sharing the token tile. Tails in M, N and K.
   struct Case {
     Problem p;
     cake::Program program;
@@ -636,6 +636,7 @@ TEST(Gpu, PlansForTheBoardsDram) {
     bool along_m;
   };
   for (const Case& c : {Case{Problem(500, 360, 16400, 64, true, 31), cake::Program::kHopper128x112, 16, 1, true},
+                        Case{Problem(500, 1000, 12400, 128, true, 41), cake::Program::kHopper128x128, 32, 2, true},
                         Case{Problem(660, 840, 16400, 32, false, 37), cake::Program::kHopper192x112, 32, 2, false}}) {
     const Problem& p = c.p;
     SCOPED_TRACE(cake::program_name(c.program));

@@ -850,11 +850,12 @@ TEST(PlanSm90, WeightTilePairsOnSlowDram) {
     EXPECT_EQ(rest.program, Program::kHopper128x112);
     EXPECT_EQ(rest.cluster_m, slow ? 2 : 1);
   }
-  // Not below that K, not on more than one wave, not on one token tile, not on more
-  // token tiles than weight tiles (20 x 6 and 14 x 8 of 128 x 128).
+  // Not below that K, not on two waves below their K (kHopperSlowDramTwoWavePairsMinK),
+  // not on one token tile, not on more token tiles than weight tiles (20 x 6 and 14 x 8
+  // of 128 x 128).
   for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{512, 3584, cake::kHopperSlowDramWeightPairsMinK - 2048},
                          {512, 4096, cake::kHopperSlowDramWeightPairsMinK - 2048},
-                         {512, 8192, 18944},
+                         {512, 8192, cake::kHopperSlowDramTwoWavePairsMinK - 4096},
                          {128, 7168, 18944},
                          {2560, 768, 18944},
                          {1792, 1024, 18944}}) {
@@ -867,15 +868,18 @@ TEST(PlanSm90, WeightTilePairsOnSlowDram) {
   }
 }
 
-// On slower DRAM, two waves of single 192 x 112 / 192 x 128 CTAs over two or more
-// token tiles from kHopperSlowDramTwoWavePairsMinK on run in pairs the programs'
-// usual way (along N, sharing the token tile), still two waves.
-TEST(PlanSm90, TwoWavePairsOf192TokenProgramsOnSlowDram) {
+// On slower DRAM, two waves of single CTAs over two or more token tiles from
+// kHopperSlowDramTwoWavePairsMinK on run in pairs, still two waves: 192 x 112 /
+// 192 x 128 the programs' usual way (along N, sharing the token tile), 128 x 112 /
+// 128 x 128 sharing the weight tile (along M).
+TEST(PlanSm90, TwoWavePairsOnSlowDram) {
   constexpr int kSlow = cake::kHopperSlowDramMaxGbps;
   constexpr int64_t kMinK = cake::kHopperSlowDramTwoWavePairsMinK;
   using Case = std::tuple<int64_t, int64_t, int64_t, Program>;
   for (const auto& [M, N, K, program] :
-       {Case{1536, 3584, 18944, Program::kHopper192x112}, Case{4096, 1536, kMinK, Program::kHopper192x128}}) {
+       {Case{1536, 3584, 18944, Program::kHopper192x112}, Case{4096, 1536, kMinK, Program::kHopper192x128},
+        Case{512, 8192, kMinK, Program::kHopper128x128}, Case{512, 6400, 14336, Program::kHopper128x112}}) {
+    const bool along_m = program == Program::kHopper128x128 || program == Program::kHopper128x112;
     for (auto [dram, slow] : {std::pair{0, false}, {4916, false}, {kSlow, true}, {3352, true}}) {
       SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K) + " dram_gbps " +
                    std::to_string(dram));
@@ -883,16 +887,21 @@ TEST(PlanSm90, TwoWavePairsOf192TokenProgramsOnSlowDram) {
       EXPECT_EQ(p.program, program);
       EXPECT_EQ(p.head_m, M);
       EXPECT_EQ(p.waves, 2);
-      EXPECT_EQ(p.cluster_m, 1);
-      EXPECT_EQ(p.cluster_n, slow ? 2 : 1);
+      EXPECT_EQ(p.cluster_m, slow && along_m ? 2 : 1);
+      EXPECT_EQ(p.cluster_n, slow && !along_m ? 2 : 1);
       EXPECT_EQ(p.grid, 132);
     }
   }
-  // Not below that K, not on one token tile (192 tokens).
-  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{4096, 1536, kMinK - 4096}, {192, 28672, 18944}}) {
+  // Not below that K, not on one token tile (192 tokens), not where the pairs would
+  // take a third wave (7 x 35 tiles of 128 x 112: 4 x 35 pairs).
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{4096, 1536, kMinK - 4096},
+                         {512, 8192, kMinK - 4096},
+                         {192, 28672, 18944},
+                         {896, 3840, 18944}}) {
     const cake::Plan at0 = cake::plan(M, N, K, 128, Arch::SM90, 132);
     const cake::Plan slow = cake::plan(M, N, K, 128, Arch::SM90, 132, kSlow);
     EXPECT_EQ(at0.waves, 2) << M << " " << N << " " << K;
+    EXPECT_EQ(slow.cluster_m, at0.cluster_m) << M << " " << N << " " << K;
     EXPECT_EQ(slow.cluster_n, at0.cluster_n) << M << " " << N << " " << K;
     EXPECT_EQ(slow.grid, at0.grid) << M << " " << N << " " << K;
   }
