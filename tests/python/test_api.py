@@ -142,6 +142,25 @@ def test_layer_rejects_unsupported_rank():
     assert layer.weight.dtype == torch.float8_e4m3fn and layer.lora_scale.item() == 0.5
 
 
+def test_layer_set_adapter_writes_in_place_and_rejects_other_shapes():
+    lin = torch.nn.Linear(64, 32)
+    layer = cake.nn.Fp8LoRALinear.from_linear(lin, torch.randn(32, 64), torch.randn(32, 32), 0.5)
+    buffers = (layer.lora_A.data_ptr(), layer.lora_B.data_ptr(), layer.lora_scale.data_ptr())
+    A, B = torch.randn(32, 64), torch.randn(32, 32)
+    layer.set_adapter(A, B, 0.25)
+    assert (layer.lora_A.data_ptr(), layer.lora_B.data_ptr(), layer.lora_scale.data_ptr()) == buffers
+    assert torch.equal(layer.lora_A, A.to(torch.bfloat16)) and torch.equal(layer.lora_B, B.to(torch.bfloat16))
+    assert layer.lora_scale.item() == 0.25
+    with pytest.raises(ValueError, match=r"lora_A must keep its shape \[32, 64\] \(got \[64, 64\]\)"):
+        layer.set_adapter(torch.randn(64, 64), torch.randn(32, 64), 1.0)
+    with pytest.raises(ValueError, match=r"lora_B must keep its shape \[32, 32\] \(got \[32, 64\]\)"):
+        layer.set_adapter(torch.randn(32, 64), torch.randn(32, 64), 1.0)
+    assert torch.equal(layer.lora_A, A.to(torch.bfloat16)) and layer.lora_scale.item() == 0.25  # nothing written
+    bare = cake.nn.Fp8LoRALinear.from_linear(lin)
+    with pytest.raises(ValueError, match="built without an adapter"):
+        bare.set_adapter(A, B, 1.0)
+
+
 def test_quantize_fp8_round_trip():
     x = torch.randn(64, 64)
     q, s = cake.nn.quantize_fp8(x)

@@ -67,7 +67,15 @@ class Fp8LoRALinear(nn.Module):
 
     @torch.no_grad()
     def set_adapter(self, lora_A: torch.Tensor, lora_B: torch.Tensor, scaling: float):
-        """Writes a new adapter (same rank) into the existing buffers."""
+        """Writes a new adapter (same rank) into the existing buffers; a layer built
+        without one has no buffers to write (build it with an adapter, or scaling 0)."""
+        if self.lora_A is None:
+            raise ValueError("Fp8LoRALinear.set_adapter: this layer was built without an adapter; "
+                             "build it with one (scaling=0 turns it off) to swap adapters in place")
+        for name, new, old in (("lora_A", lora_A, self.lora_A), ("lora_B", lora_B, self.lora_B)):
+            if tuple(new.shape) != tuple(old.shape):
+                raise ValueError(f"Fp8LoRALinear.set_adapter: {name} must keep its shape {list(old.shape)} "
+                                 f"(got {list(new.shape)})")
         self.lora_A.copy_(lora_A)
         self.lora_B.copy_(lora_B)
         self.lora_scale.fill_(scaling)
