@@ -559,9 +559,8 @@ inline constexpr int64_t kHopperSlowDramWeightPairsMinK = 16384;
 //    N = 3584, K = 18944 0.849; M = 512, N = 6400, K = 14336 0.894; second regions
 //    0.934 / 0.992); at K = 8192 0.977-1.038 over six (M = 2048, N = 8192, its second
 //    region, 1.038; M = 896, N = 3584 1.020), so not below this K.
-// The 192-token programs, forced against the plan
-// (docs/results/h100-2026-12-05-candidate-v3/two-wave-pairs-
-// scan.txt, two passes, medians): 192 x 112 M = 1536, N = 3584, K = 18944 0.895 (0.869
+// The 192-token programs, forced against the plan (two passes, medians;
+// docs/results/h100-2026-12-05-candidate-v3/two-wave-pairs-scan.txt): 192 x 112 M = 1536, N = 3584, K = 18944 0.895 (0.869
 // in an earlier scan), M = 3072, N = 1792, K = 16384 0.931, M = 768, N = 7168,
 // K = 18944 0.933, M = 384, N = 14336, K = 16384 0.984; 192 x 128 M = 4096, N = 1536,
 // K = 18944 0.905, M = 2048, N = 3072, K = 18944 0.923, M = 1536, N = 4096, K = 14336
