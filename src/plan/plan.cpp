@@ -737,9 +737,12 @@ Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
 //    tiles, at long K: CTA pairs the program's usual way (sharing the token tile).
 // The same program, tiles and split; only the pairing differs, where the pairs take
 // no more waves. The conditions include those under which the pairing is possible.
-Plan plan_sm90_board(const Plan& chosen, int64_t M, int64_t N, int64_t K, int num_sms, int dram_gbps) {
+// `chosen` is one region's plan (its head_m x head_n; the rest of out is planned as a
+// problem of its own and comes here in its turn), so a two-region plan's head pairs
+// as a one-region plan of the same tiles and waves does.
+Plan plan_sm90_board(const Plan& chosen, int64_t K, int num_sms, int dram_gbps) {
   const bool slow_dram = dram_gbps > 0 && dram_gbps <= kHopperSlowDramMaxGbps;
-  const bool single = chosen.head_m == M && chosen.head_n == N && chosen.cluster_m * chosen.cluster_n == 1 &&
+  const bool single = chosen.cluster_m * chosen.cluster_n == 1 &&
                       chosen.split_k == 1 && chosen.tiles_m >= 2 && chosen.tiles_n >= 2;
   if (!slow_dram || !single) return chosen;
   // The programs by their shapes (config.h): built both ways; 192 tokens, not turned.
@@ -757,7 +760,7 @@ Plan plan_sm90_board(const Plan& chosen, int64_t M, int64_t N, int64_t K, int nu
   else if (long_k && tokens192 && chosen.waves == 2)
     multicast = 2;
   if (multicast == 1) return chosen;
-  const Plan pairs = plan_sm90_program(chosen.program, M, N, K, num_sms, 1, 0, 0, multicast);
+  const Plan pairs = plan_sm90_program(chosen.program, chosen.head_m, chosen.head_n, K, num_sms, 1, 0, 0, multicast);
   return pairs.waves == chosen.waves ? pairs : chosen;
 }
 
@@ -846,7 +849,7 @@ const char* program_name(Program program) {
 namespace {
 
 Plan compute_plan(int64_t M, int64_t N, int64_t K, Arch arch, int num_sms, int dram_gbps) {
-  if (arch == Arch::SM90) return plan_sm90_board(plan_sm90(M, N, K, num_sms), M, N, K, num_sms, dram_gbps);
+  if (arch == Arch::SM90) return plan_sm90_board(plan_sm90(M, N, K, num_sms), K, num_sms, dram_gbps);
   Plan p{};
   p.arch = arch;
   plan_blackwell(p, arch, M, N, K, num_sms);

@@ -566,6 +566,12 @@ inline constexpr int64_t kHopperSlowDramWeightPairsMinK = 16384;
 // K = 18944 0.905, M = 2048, N = 3072, K = 18944 0.923, M = 1536, N = 4096, K = 14336
 // 0.959, M = 3072, N = 2048, K = 12288 0.963, M = 768, N = 8192, K = 16384 0.997. Not
 // on one token tile (M = 192, N = 28672, K = 18944: 1.010).
+// The head region of a two-region plan pairs as one region would (the eighteenth
+// session after version 73, docs/results/head-pairs-rule/, scripts/plan-ab against
+// the plan that left heads single, three runs): 14 of the 54 moved shapes, all heads
+// of 192 x 128 on two waves, 0.904-1.019, geomean 0.977 (M = 4096, N = 2560,
+// K = 18944 342.04 -> 308.10 us; the grid's M = 2048, N = 4096, K = 14336 0.962;
+// M = 768, N = 10240, K = 16384 1.019).
 inline constexpr int64_t kHopperSlowDramTwoWavePairsMinK = 12288;
 
 // Hopper split-K: a problem with few tiles splits K over clusters of 8, 4 or 2

@@ -608,7 +608,7 @@ TEST(Gpu, SmLimitPlansForThatManySms) {
 
 // The board's DRAM bandwidth is an input of the plan (rules.h kHopperSlowDram*): the
 // device reports it (an H100's or H200's HBM: 2 to 6 TB/s) and the launcher plans
-// with it. On 16 SMs, three plans a board of at most kHopperSlowDramMaxGbps runs in
+// with it. On 16 SMs, four plans a board of at most kHopperSlowDramMaxGbps runs in
 // CTA pairs and a faster one single (plan_sm90_board): right either way, and bitwise
 // the other pairing's output.
 TEST(Gpu, PlansForTheBoardsDram) {
@@ -628,16 +628,21 @@ TEST(Gpu, PlansForTheBoardsDram) {
 
   // 4 x 4 tiles of 128 x 112, one wave, and 4 x 8 of 128 x 128, two waves: on slow
   // DRAM pairs along M sharing the weight tile; 4 x 8 of 192 x 112, two waves: on slow
-  // DRAM pairs along N sharing the token tile. Tails in M, N and K.
+  // DRAM pairs along N sharing the token tile; the head region of a two-region plan
+  // (948 x 768 of 1000 columns: 5 x 6 tiles of 192 x 128, two waves, then 232 columns
+  // of 128 x 128), as the last. Tails in M, N and K.
   struct Case {
     Problem p;
     cake::Program program;
     int64_t tiles, waves;
     bool along_m;
+    int64_t head_n;
   };
-  for (const Case& c : {Case{Problem(500, 360, 16400, 64, true, 31), cake::Program::kHopper128x112, 16, 1, true},
-                        Case{Problem(500, 1000, 12400, 128, true, 41), cake::Program::kHopper128x128, 32, 2, true},
-                        Case{Problem(660, 840, 16400, 32, false, 37), cake::Program::kHopper192x112, 32, 2, false}}) {
+  for (const Case& c :
+       {Case{Problem(500, 360, 16400, 64, true, 31), cake::Program::kHopper128x112, 16, 1, true, 360},
+        Case{Problem(500, 1000, 12400, 128, true, 41), cake::Program::kHopper128x128, 32, 2, true, 1000},
+        Case{Problem(660, 840, 16400, 32, false, 37), cake::Program::kHopper192x112, 32, 2, false, 840},
+        Case{Problem(948, 1000, 12400, 128, true, 43), cake::Program::kHopper192x128, 30, 2, false, 768}}) {
     const Problem& p = c.p;
     SCOPED_TRACE(cake::program_name(c.program));
     Launch l(p);
@@ -647,6 +652,8 @@ TEST(Gpu, PlansForTheBoardsDram) {
     EXPECT_EQ(launched.program, c.program);
     EXPECT_EQ(launched.tiles, c.tiles);
     EXPECT_EQ(launched.waves, c.waves);
+    EXPECT_EQ(launched.head_m, p.M);
+    EXPECT_EQ(launched.head_n, c.head_n);
     EXPECT_EQ(c.along_m ? launched.cluster_m : launched.cluster_n, slow ? 2 : 1);
     EXPECT_EQ(board.program, launched.program);
     EXPECT_EQ(board.cluster_m, launched.cluster_m);

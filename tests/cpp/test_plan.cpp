@@ -892,6 +892,32 @@ TEST(PlanSm90, TwoWavePairsOnSlowDram) {
       EXPECT_EQ(p.grid, 132);
     }
   }
+  // The head region of a two-region plan pairs as a one-region plan of its tiles and
+  // waves does; the rest is planned as a problem of its own. M = 2048, N = 4096,
+  // K = 14336 (the grid's) cuts rows: 1536 rows of 192 x 128 on two waves, then 512
+  // of 128 x 128 on one (unpaired below kHopperSlowDramWeightPairsMinK). On 16 SMs,
+  // 948 x 1000 x 12400 cuts columns: 948 x 768 of 192 x 128 on two waves.
+  using Head = std::tuple<int64_t, int64_t, int64_t, int, int64_t, int64_t>;
+  for (const auto& [M, N, K, sms, head_m, head_n] :
+       {Head{2048, 4096, 14336, 132, 1536, 4096}, Head{948, 1000, 12400, 16, 948, 768}}) {
+    for (auto [dram, slow] : {std::pair{0, false}, {4916, false}, {kSlow, true}, {3352, true}}) {
+      SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K) + " dram_gbps " +
+                   std::to_string(dram));
+      const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, sms, dram);
+      const cake::Plan single = cake::plan(M, N, K, 128, Arch::SM90, sms);
+      EXPECT_EQ(p.program, Program::kHopper192x128);
+      EXPECT_EQ(p.head_m, head_m);
+      EXPECT_EQ(p.head_n, head_n);
+      EXPECT_EQ(p.waves, 2);
+      EXPECT_EQ(p.cluster_m, 1);
+      EXPECT_EQ(p.cluster_n, slow ? 2 : 1);
+      EXPECT_EQ(p.tiles, single.tiles);
+      EXPECT_EQ(p.grid, sms);
+    }
+  }
+  const cake::Plan rest = cake::plan(512, 4096, 14336, 128, Arch::SM90, 132, kSlow);
+  EXPECT_EQ(rest.program, Program::kHopper128x128);
+  EXPECT_EQ(rest.cluster_m * rest.cluster_n, 1);
   // Not below that K, not on one token tile (192 tokens), not where the pairs would
   // take a third wave (7 x 35 tiles of 128 x 112: 4 x 35 pairs).
   for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{4096, 1536, kMinK - 4096},
