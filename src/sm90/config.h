@@ -53,7 +53,7 @@ struct ProgramShape {
   // Programs whose pairs may lie either way. Their kernel is built both ways. 128 x
   // 112: the plan shares the weight tile (along P) on two token tiles at long K and
   // the token tile (along Q) on many waves (rules.h kHopperWeight112Pairs*,
-  // kHopperMulticastMinWaves). 128 x 128: the plan pairs it along Q, and both along P
+  // kHopperMulticastMinWaves). 128 x 128: the plan pairs it along Q, and along P too
   // on boards of slower DRAM (rules.h kHopperSlowDram*, plan.cpp plan_sm90_board),
   // where one or two waves of single CTAs are paced by what L2 delivers to the SMs
   // (H100, M = 512, N = 4096, K = 14336: 456 MB pulled through L2 against cuBLASLt's 247).
