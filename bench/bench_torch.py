@@ -5,7 +5,14 @@ CUDA-graph replays of many calls, inputs rotated so weights never sit in L2, the
 variants interleaved round by round after 100 ms of untimed rounds, median of the
 rounds.
 
-    python bench/bench_torch.py [--quick] [--shape M,N,K] [--r 128] [--warmup MS]
+With --deepgemm it also times DeepGEMM's SM90 FP8 GEMM (`deep_gemm.fp8_gemm_nt`,
+base product only; it must be importable) and cuBLASLt without fast accumulation.
+DeepGEMM scales per 1 x 128 of a and per 128 x 128 of b, so every 128 K it
+multiplies its partial sums by the two scales and adds them into fp32, a promotion
+like cake's and cuBLASLt's accurate mode; here its scales are the per-tensor ones
+repeated, already in the layout it needs, so that a call runs its GEMM kernel alone.
+
+    python bench/bench_torch.py [--quick] [--shape M,N,K] [--r 128] [--warmup MS] [--deepgemm]
 """
 
 from __future__ import annotations
@@ -74,7 +81,17 @@ def time_graphs(fns, calls, reps=15, warmup_ms=100.0):
                               for rnd in range(reps)) for j in range(n)]
 
 
-def measure(M, N, K, r, warmup_ms=100.0):
+def deepgemm_scales(deep_gemm, M, N, K, sa, sb):
+    """Per-tensor scales as DeepGEMM's (1, 128, 128) recipe takes them: one per token
+    per 128 K for a (moved once into the MN-major, TMA-aligned layout its kernel reads,
+    which the call then passes through), one per 128 x 128 block for b."""
+    kb = -(-K // 128)
+    sfa = deep_gemm.get_mn_major_tma_aligned_tensor(sa.expand(M, kb).contiguous())
+    sfb = sb.expand(-(-N // 128), kb).contiguous()
+    return sfa, sfb
+
+
+def measure(M, N, K, r, warmup_ms=100.0, deep_gemm=None):
     set_bytes = M * K + N * K + 2 * (M + N) * r + 2 * M * N
     nsets = max(2, math.ceil(2 * L2_BYTES / set_bytes) + 1)
     sets = []
@@ -109,15 +126,28 @@ def measure(M, N, K, r, warmup_ms=100.0):
 
     # Check: cake against the unfused result in fp64 on set 0.
     x = sets[0]
-    ref = ((sa * sb).double() * (x["a"].double() @ x["b"].double().T)
-           + s.double() * (x["d"].double() @ x["lb"].double().T))
+    base = (sa * sb).double() * (x["a"].double() @ x["b"].double().T)
+    ref = base + s.double() * (x["d"].double() @ x["lb"].double().T)
     got = cake.mm_fp8_lora(x["a"], x["b"], sa, sb, x["d"], x["lb"], s)
     err = ((got.double() - ref).norm() / ref.norm()).item()
     floor = ((ref.to(torch.bfloat16).double() - ref).norm() / ref.norm()).item()
 
     variants = dict(cake=cake_fn(s), cake0=cake_fn(zero), scaled_mm=lambda i: scaled(i, True), unfused=unfused)
+    checks = dict(cake=err / floor)
+    if deep_gemm is not None:
+        sfa, sfb = deepgemm_scales(deep_gemm, M, N, K, sa, sb)
+
+        def deepgemm(i):
+            x = sets[i % nsets]
+            deep_gemm.fp8_gemm_nt((x["a"], sfa), (x["b"], sfb), x["out"])
+
+        base_floor = ((base.to(torch.bfloat16).double() - base).norm() / base.norm()).item()
+        y = torch.full((M, N), float("nan"), device="cuda", dtype=torch.bfloat16)
+        deep_gemm.fp8_gemm_nt((x["a"], sfa), (x["b"], sfb), y)
+        checks["deepgemm"] = ((y.double() - base).norm() / base.norm()).item() / base_floor
+        variants.update(deepgemm=deepgemm, scaled_mm_acc=lambda i: scaled(i, False))
     t = dict(zip(variants, time_graphs(list(variants.values()), calls, warmup_ms=warmup_ms)))
-    return t, err / floor
+    return t, checks
 
 
 def main():
@@ -126,7 +156,12 @@ def main():
     ap.add_argument("--shape", type=str)
     ap.add_argument("--r", type=int, default=128)
     ap.add_argument("--warmup", type=float, default=100.0, help="ms of untimed interleaved rounds per shape")
+    ap.add_argument("--deepgemm", action="store_true",
+                    help="also time DeepGEMM's FP8 GEMM and cuBLASLt without fast accumulation")
     args = ap.parse_args()
+    deep_gemm = None
+    if args.deepgemm:
+        import deep_gemm
     Ms = [1, 16, 64, 128, 512, 2048, 8192]
     NKs = [(4096, 4096), (6144, 4096), (28672, 4096), (4096, 14336), (8192, 8192)]
     if args.quick:
@@ -134,14 +169,22 @@ def main():
     if args.shape:
         M, N, K = map(int, args.shape.split(","))
         Ms, NKs = [M], [(N, K)]
-    print(f"{'M':>6} {'N':>6} {'K':>6} {'r':>4} | {'cake':>8} {'cake s=0':>8} {'scaled_mm':>9} {'unfused':>8} |"
-          f" {'cake/smm':>8} {'cake/unf':>8} {'s0/smm':>7} | check")
+    head = (f"{'M':>6} {'N':>6} {'K':>6} {'r':>4} | {'cake':>8} {'cake s=0':>8} {'scaled_mm':>9} {'unfused':>8} |"
+            f" {'cake/smm':>8} {'cake/unf':>8} {'s0/smm':>7} |")
+    if deep_gemm is not None:
+        head += (f" {'deepgemm':>8} {'smm acc':>8} | {'cake/dg':>7} {'s0/dg':>6} {'dg/smm':>6} {'acc/smm':>7} |")
+    print(head + " check (error / bf16 rounding's)")
     for N, K in NKs:
         for M in Ms:
-            t, ratio = measure(M, N, K, args.r, args.warmup)
-            print(f"{M:6d} {N:6d} {K:6d} {args.r:4d} | {t['cake']:8.2f} {t['cake0']:8.2f} {t['scaled_mm']:9.2f}"
-                  f" {t['unfused']:8.2f} | {t['cake'] / t['scaled_mm']:8.3f} {t['cake'] / t['unfused']:8.3f}"
-                  f" {t['cake0'] / t['scaled_mm']:7.3f} | {ratio:.4f}x floor", flush=True)
+            t, checks = measure(M, N, K, args.r, args.warmup, deep_gemm)
+            line = (f"{M:6d} {N:6d} {K:6d} {args.r:4d} | {t['cake']:8.2f} {t['cake0']:8.2f} {t['scaled_mm']:9.2f}"
+                    f" {t['unfused']:8.2f} | {t['cake'] / t['scaled_mm']:8.3f} {t['cake'] / t['unfused']:8.3f}"
+                    f" {t['cake0'] / t['scaled_mm']:7.3f} |")
+            if deep_gemm is not None:
+                dg, acc, smm = t["deepgemm"], t["scaled_mm_acc"], t["scaled_mm"]
+                line += (f" {dg:8.2f} {acc:8.2f} | {t['cake'] / dg:7.3f} {t['cake0'] / dg:6.3f}"
+                         f" {dg / smm:6.3f} {acc / smm:7.3f} |")
+            print(line + " " + " ".join(f"{k} {v:.4f}" for k, v in checks.items()), flush=True)
 
 
 if __name__ == "__main__":
