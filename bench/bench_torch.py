@@ -12,7 +12,8 @@ multiplies its partial sums by the two scales and adds them into fp32, a promoti
 like cake's and cuBLASLt's accurate mode; here its scales are the per-tensor ones
 repeated, already in the layout it needs, so that a call runs its GEMM kernel alone.
 
-    python bench/bench_torch.py [--quick] [--shape M,N,K] [--r 128] [--warmup MS] [--deepgemm]
+    python bench/bench_torch.py [--quick] [--shape M,N,K | --m M,... --nk N,K,...] [--r 128]
+                                [--warmup MS] [--deepgemm]
 """
 
 from __future__ import annotations
@@ -154,6 +155,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--shape", type=str)
+    ap.add_argument("--m", type=str, help="comma-separated M values in place of the grid's")
+    ap.add_argument("--nk", type=str, help="N,K,N,K... pairs in place of the grid's")
     ap.add_argument("--r", type=int, default=128)
     ap.add_argument("--warmup", type=float, default=100.0, help="ms of untimed interleaved rounds per shape")
     ap.add_argument("--deepgemm", action="store_true",
@@ -166,6 +169,11 @@ def main():
     NKs = [(4096, 4096), (6144, 4096), (28672, 4096), (4096, 14336), (8192, 8192)]
     if args.quick:
         Ms, NKs = [1, 64, 512, 4096], [(4096, 4096), (28672, 4096), (4096, 14336)]
+    if args.m:
+        Ms = [int(m) for m in args.m.split(",")]
+    if args.nk:
+        v = [int(x) for x in args.nk.split(",")]
+        NKs = list(zip(v[0::2], v[1::2]))
     if args.shape:
         M, N, K = map(int, args.shape.split(","))
         Ms, NKs = [M], [(N, K)]
