@@ -164,7 +164,11 @@ def main():
     args = ap.parse_args()
     deep_gemm = None
     if args.deepgemm:
-        import deep_gemm
+        try:
+            import deep_gemm
+        except ImportError as e:
+            raise SystemExit(f"bench_torch.py --deepgemm: DeepGEMM is not importable here ({e}); "
+                             "install it (it builds from source: github.com/deepseek-ai/DeepGEMM) or drop --deepgemm")
     Ms = [1, 16, 64, 128, 512, 2048, 8192]
     NKs = [(4096, 4096), (6144, 4096), (28672, 4096), (4096, 14336), (8192, 8192)]
     if args.quick:
