@@ -1,6 +1,6 @@
 // The plan's rules: every threshold of the SM90 program choice (and the
 // Blackwell raster block), each with the measurements that set it. Internal to
-// the plan (src/plan/plan.cpp) and its tests; docs/contract.md ("Program choice")
+// the plan (src/plan/sm90_*.cpp, sm100.cpp) and its tests; docs/contract.md ("Program choice")
 // states the choice they make in prose, and `build/bench/cake_plan` lists it per shape.
 #pragma once
 
@@ -21,7 +21,7 @@ inline constexpr int64_t kHopperSwapTokens32MaxM = 32;
 // 33..64 tokens from K = kHopperHalfTokenTilePairsMinK on: the 32-token program on
 // two token tiles, in CTA pairs sharing each weight tile by TMA multicast, where
 // whole 64-row weight tiles in pairs are one wave on nearly every SM
-// (kHopperTokenTilePairsMinFillPercent; plan.cpp hopper_multicast): each CTA then
+// (kHopperTokenTilePairsMinFillPercent; sm90_program.cpp hopper_multicast): each CTA then
 // streams half a weight tile from memory and half the tokens, on twice the SMs of
 // the 64-token program's unsplit tiles, without split-K's hand-over. H200,
 // 2026-12-01, r = 128, us, the plan before against pairs, best of two runs, N = 4096:
@@ -75,7 +75,7 @@ inline constexpr int64_t kHopperSwapNarrowMaxN = 8192;
 // tokens x 96 weight rows on wgmma's N side) in CTA pairs on the two token tiles,
 // sharing each weight tile by TMA multicast (cuBLASLt's 96 x 64 tiles in clusters
 // of 2 there), is one wave of pairs on at least kHopperWeightTilePairsMinFillPercent
-// of the SMs (plan.cpp hopper_multicast): N = 4513..6336 on 132 SMs. Each CTA loads
+// of the SMs (sm90_program.cpp hopper_multicast): N = 4513..6336 on 132 SMs. Each CTA loads
 // half a weight tile and its 64 tokens per K block, where 64-row weight tiles 128
 // tokens wide load all 128 (and narrow ones leave a quarter of wgmma idle). H200,
 // 2026-12-01, r = 128, best of two runs each, forced pairs / the plan before, over
@@ -102,7 +102,7 @@ inline constexpr int64_t kHopperTokenTilesMaxK = 4096;
 // Those token tiles run in CTA pairs sharing their weight tile by TMA multicast
 // (each CTA loads half of it into both: half the weight bytes per SM from L2) where
 // whole 64-row weight tiles in pairs are one wave on nearly every SM
-// (kHopperTokenTilePairsMinFillPercent; plan.cpp hopper_multicast), from
+// (kHopperTokenTilePairsMinFillPercent; sm90_program.cpp hopper_multicast), from
 // kHopperTokenTilePairsMinM tokens (the second token tile at least half full) up to
 // K = kHopperTokenTilePairsMaxK, where in pairs they also beat the split program;
 // from K = kHopperTokenTilePairsMinK on two whole token tiles (the pair's fixed
@@ -471,7 +471,7 @@ inline constexpr int64_t kHopperFittedWeightTiles80MaxWaves = 1;
 inline constexpr int64_t kHopperFittedWeightTiles80SplitSwapMinK = 6144;
 // Their one wave runs in CTA pairs from this many token tiles on at
 // K >= kHopperWeight80PairsMinK where the pairs are one wave too. Since version 63
-// the pairs share the weight tile, lying along P (plan.cpp, hopper_multicast), and walk
+// the pairs share the weight tile, lying along P (sm90_program.cpp, hopper_multicast), and walk
 // along Q like single CTAs (kHopperWeight80AlongQ*): the token tile, read by every
 // CTA of a row, is merged in the L2, and the reads from L2 fall (M = 512, N = 2560,
 // K = 8192 under the profiler: 3.45 M sectors against 3.97 M single along Q and
@@ -521,7 +521,7 @@ inline constexpr int64_t kHopperWeight112PairsMinK = 8192;
 inline constexpr int64_t kHopperWeight112PairsMaxWaves = 2;
 // Boards with slower DRAM (plan()'s dram_gbps, at most kHopperSlowDramMaxGbps: the
 // H100 SXM, not the H200) pair plans the H200 runs single
-// (plan.cpp plan_sm90_board). There a wave of single CTAs is paced by what L2
+// (sm90_choice.cpp plan_sm90_board). There a wave of single CTAs is paced by what L2
 // delivers: H100 SXM (version 76, 2026-12-05, r = 128,
 // docs/results/h100-2026-12-05-v76/), M = 512, N = 3584, K = 18944 (single 128 x 112)
 // under the profiler: 117.9 k cycles against cuBLASLt fast's 78.9 k at the same clock
@@ -647,15 +647,15 @@ inline constexpr int kHopperFewSms = 80;
 inline constexpr int64_t kHopperDecodeSplitHandoverHalfBlocks = 5;
 
 // The swap programs on 64 weight rows may take tiles of these fewer weight rows,
-// widest first, when that leaves the busiest SM fewer rows to stream (plan.cpp
-// hopper()).
+// widest first, when that leaves the busiest SM fewer rows to stream
+// (sm90_program.cpp hopper()).
 inline constexpr int kHopperNarrowRows[] = {56, 48, 40};
 
 // On few SMs (at most kHopperFewSms), 33..64 tokens: the 128-row swap program
 // unsplit (fp8_hopper_swap_128x64) in place of the 64-row one, unpaired, where its
 // tiles fill more than half the SMs and its busiest SM streams at most
 // kHopperSwapWideWeightTilesMaxRowsPercent of the rows (busiest_sm_rows_streamed,
-// plan.cpp): its stages hold twice the weight rows per token row, so each SM pulls
+// sm90_program.cpp): its stages hold twice the weight rows per token row, so each SM pulls
 // more. H200, 2026-12-04, r = 128, in docs/results/h200-2026-12-04-plan-kinds/:
 //  - forced unsplit against the plan, best of two runs each (08-*): 66 SMs 0.80-0.90
 //    of the plan's time at M = 33 / 64 on N = 14336 / 28672 / 37888; 78 SMs
@@ -672,7 +672,7 @@ inline constexpr int64_t kHopperSwapWideWeightTilesMaxRowsPercent = 105;
 
 // The compute-bound Hopper programs (tiles of at least 128 x 112) run in CTA pairs
 // that share their P tile by TMA multicast when they have at least this many waves
-// of tiles (plan.cpp hopper_multicast). H200, 2026-11-30, r = 128, K = 4096 unless
+// of tiles (sm90_program.cpp hopper_multicast). H200, 2026-11-30, r = 128, K = 4096 unless
 // stated, us without / with, best of two runs each: M = 8192, N = K = 8192
 // 955.6 / 926.3; N = 28672 1748.9 / 1679.1; N = 6144 365.0 / 351.0; N = 4096,
 // K = 14336 807.6 / 790.1; M = 2048, N = K = 8192 255.0 / 247.7. On one wave it

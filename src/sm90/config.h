@@ -54,7 +54,7 @@ struct ProgramShape {
   // 112: the plan shares the weight tile (along P) on two token tiles at long K and
   // the token tile (along Q) on many waves (rules.h kHopperWeight112Pairs*,
   // kHopperMulticastMinWaves). 128 x 128: the plan pairs it along Q, and along P too
-  // on boards of slower DRAM (rules.h kHopperSlowDram*, plan.cpp plan_sm90_board),
+  // on boards of slower DRAM (rules.h kHopperSlowDram*, sm90_choice.cpp plan_sm90_board),
   // where one or two waves of single CTAs are paced by what L2 delivers to the SMs
   // (H100, M = 512, N = 4096, K = 14336: 456 MB pulled through L2 against cuBLASLt's 247).
   static constexpr bool kPairsBothWays = !kSwapAB && kBlockP == 128 && (kBlockQ == 112 || kBlockQ == 128);
