@@ -847,6 +847,10 @@ TEST(Gpu, PdlChainSeesFreshInputsAndCompleteOutput) {
     Problem fixed(M, N, K, r, true, 5);
     Launch l(fixed);
     DeviceBuffer<__nv_bfloat16> history(size_t(iterations) * M * N);
+    // The uploads ran on the legacy default stream, which a non-blocking stream does not
+    // wait for, and cudaMemcpy from pageable memory may return before its copy lands: a
+    // late upload would overwrite what chain_write wrote.
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     cudaStream_t stream;
     ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
     ChainInputs in{l.a.ptr, l.d.ptr, l.lora_b.ptr, l.scales.ptr, M, N, K, r};
