@@ -74,6 +74,9 @@ enum class Program {
   // SM90, past decode: the swap program on 160-token tiles by 128 weight rows
   // (cuBLASLt's tile at M = 320 on N >= 7168).
   kHopperSwap128x160,
+  // SM90, past decode: 256 tokens x 128 weight rows on two consumer warpgroups of
+  // two 64-row passes each (DeepGEMM's SM90 tile), never split.
+  kHopper256x128,
   // Blackwell (SM100 / SM103): static persistent program on CTA-pair tiles.
   kBlackwellStatic,
   // Blackwell: dynamic tile scheduler with the blocked raster, long large-K runs.

@@ -62,6 +62,7 @@ const char* program_name(Program program) {
     case Program::kHopper192x112: return "fp8_hopper_192x112";
     case Program::kHopper128x160: return "fp8_hopper_128x160";
     case Program::kHopperSwap128x160: return "fp8_hopper_swap_128x160";
+    case Program::kHopper256x128: return "fp8_hopper_256x128";
     case Program::kBlackwellStatic: return "fp8_blackwell_static";
     case Program::kBlackwellL2Point: return "fp8_blackwell_l2_point";
     case Program::kBlackwellTileM: return "fp8_blackwell_tile_m";

@@ -23,7 +23,7 @@ inline constexpr int kMaxLoraChunks = 128 / kLoraChunk;
 inline constexpr int kPromotionShortK = 64;
 inline constexpr int kPromotionLongK = 128;
 
-template <int kBlockP_, int kBlockQ_, bool kSwapAB_, int kQWarpgroups_ = 1>
+template <int kBlockP_, int kBlockQ_, bool kSwapAB_, int kQWarpgroups_ = 1, int kPasses_ = 1>
 struct ProgramShape {
   // P: the operand on wgmma's M side (64 rows per consumer warpgroup);
   // Q: the operand on wgmma's N side. Without swap P = a (rows of out), Q = b;
@@ -58,7 +58,14 @@ struct ProgramShape {
   // where one or two waves of single CTAs are paced by what L2 delivers to the SMs
   // (H100, M = 512, N = 4096, K = 14336: 456 MB pulled through L2 against cuBLASLt's 247).
   static constexpr bool kPairsBothWays = !kSwapAB && kBlockP == 128 && (kBlockQ == 112 || kBlockQ == 128);
-  static constexpr int kConsumerWarpgroups = kBlockP / 64 * kQWarpgroups;
+  // 64-row passes per consumer warpgroup: each warpgroup owns 64 * kPasses rows of
+  // P, issued as kPasses wgmma passes per K block into one partial-sum set, each
+  // waited for and promoted into its own part of the accumulator (256 x 128: two
+  // warpgroups of 128 rows, as DeepGEMM's SM90 tiles of 256 rows).
+  static constexpr int kPasses = kPasses_;
+  static_assert(kPasses == 1 || (!kSwapAB && kQWarpgroups == 1 && !kPlainOut),
+                "passes: unturned, one warpgroup per P slab, whole 64-column boxes of out");
+  static constexpr int kConsumerWarpgroups = kBlockP / (64 * kPasses) * kQWarpgroups;
   static constexpr int kThreads = 128 * (kConsumerWarpgroups + 1);
   // K blocks per ring stage. A stage costs an SM about 125 ns whatever its bytes
   // (its barriers' round trips and its TMA boxes), which bounds what one SM streams:
@@ -96,7 +103,7 @@ struct ProgramShape {
   // once, with one stage to spare: the largest split (a power of 2, at most 8).
   static constexpr int kMaxSplitFit = 1 + (kStages - 1) / kPartialStages * kPartialsPerStage;
   static constexpr int kMaxSplit = kMaxSplitFit >= 8 ? 8 : kMaxSplitFit >= 4 ? 4 : kMaxSplitFit >= 2 ? 2 : 1;
-  static_assert(kMaxSplit >= 2, "every program can split K over a cluster of 2");
+  static_assert(kMaxSplit >= 2 || kPasses > 1, "every program of one pass can split K over a cluster of 2");
   static_assert(kStageBytes % 2048 == 0 && kPartialBytes % 2048 == 0,
                 "partials land in 2048-byte blocks (four registers of a warpgroup) that never straddle "
                 "the end of the ring");
@@ -170,6 +177,8 @@ using Shape192x112 = ProgramShape<192, 112, false>;
 // leave SMs idle (M = 1024, N = 2560: 128 tiles instead of 120; 80 + 80 of the 232
 // registers hold one partial-sum set, with the carry, as in 128 x 144).
 using Shape128x160 = ProgramShape<128, 160, false>;
+// 256 tokens by 128 weight rows on two consumer warpgroups of two 64-row passes each.
+using Shape256x128 = ProgramShape<256, 128, false, 1, 2>;
 
 
 // Every Hopper program: its enumerator in cake::Program (cake/plan.h) and its
@@ -195,7 +204,8 @@ using Shape128x160 = ProgramShape<128, 160, false>;
   X(kHopper128x80, Shape128x80)         \
   X(kHopper192x112, Shape192x112)       \
   X(kHopper128x160, Shape128x160)       \
-  X(kHopperSwap128x160, ShapeSwap128x160)
+  X(kHopperSwap128x160, ShapeSwap128x160) \
+  X(kHopper256x128, Shape256x128)
 
 // Tiles walk this many tiles along M before moving along N (grouped raster):
 // CTAs resident together share both operands in L2.

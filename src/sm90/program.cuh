@@ -360,7 +360,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     constexpr uint32_t kConsumerRegs = consumer_regs(Shape::kConsumerWarpgroups);
     cutlass::arch::warpgroup_reg_alloc<kConsumerRegs>();
     const int cw = warpgroup - 1;
-    const int wg_p = cw / Shape::kQWarpgroups;  // this warpgroup's 64 rows of P
+    const int wg_p = cw / Shape::kQWarpgroups;  // this warpgroup's 64 * kPasses rows of P
     const int wg_q = cw % Shape::kQWarpgroups;  // and its kWarpgroupQ rows of Q
     const int warp = thread / 32, lane = thread % 32;
     // Read here: their loads' latency overlaps the first stage's.
@@ -375,20 +375,24 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     const bool scaled_groups = lora_scale != 0.0f;
     const float group_scale = scaled_groups ? alpha : 1.0f;
 
-    float acc[kAccRegs];  // fp32 sum of the base product
+    // fp32 sum of the base product, one part per 64-row pass (config.h kPasses).
+    constexpr int kPasses = Shape::kPasses;
+    constexpr int kPassBytes = 64 * kRowBytes;  // a pass's P rows in a stage
+    float accs[kPasses][kAccRegs];
+    float(&acc)[kAccRegs] = accs[0];
     // Tensor-core partial sums between promotions. With registers for two sets they
     // alternate: while one set is added into acc the tensor cores fill the other,
     // so a warpgroup does not wait for its own instructions at each promotion.
     // Three consumer warpgroups (152 registers) have room for one set; there the
     // other warpgroups' instructions fill the tensor cores while one promotes.
     // Set 0 then holds the adapter's sum.
-    constexpr int kSets = kConsumerRegs >= 3 * kAccRegs + 32 ? 2 : 1;
+    constexpr int kSets = kConsumerRegs >= (kPasses + 2) * kAccRegs + 32 ? 2 : 1;
     float part[kSets][kAccRegs];
     uint32_t stage = 0, phase = 0;
     CAKE_TIMELINE_ONLY(timeline.consumer(timeline_cta, cw, thread));
     // wgmma descriptors of stage 0 (this warpgroup's rows of P and of Q); a stage's
     // are these plus its offset, in the descriptors' 16-byte units.
-    const uint64_t desc_p0 = smem_desc(ring + wg_p * 64 * kRowBytes);
+    const uint64_t desc_p0 = smem_desc(ring + wg_p * kPasses * kPassBytes);
     const uint64_t desc_q0 = smem_desc(ring + kPBytes + wg_q * kWarpgroupQ * kRowBytes);
     auto stage_descs = [&](uint64_t& dp, uint64_t& dq) {
       dp = desc_p0 + stage * (kStageBytes >> 4);
@@ -415,12 +419,13 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     };
     // The fences pin the additions between the waits around them: otherwise the
     // compiler sinks them past the next wait and nothing overlaps.
-    auto promote = [&](float (&p)[kAccRegs]) {
+    auto promote_into = [&](float (&a)[kAccRegs], float (&p)[kAccRegs]) {
       fence_operands(p);
 #pragma unroll
-      for (int i = 0; i < kAccRegs; ++i) acc[i] = fmaf(group_scale, p[i], acc[i]);
-      fence_operands(acc);
+      for (int i = 0; i < kAccRegs; ++i) a[i] = fmaf(group_scale, p[i], a[i]);
+      fence_operands(a);
     };
+    auto promote = [&](float (&p)[kAccRegs]) { promote_into(acc, p); };
     static_assert(kPromotionMmas == 2 || kPromotionMmas == 4, "promotion every half stage or every stage");
     constexpr int kStageMmas = kStageBlocks * kBlockMmas;
     // Stages per straight-line block: the two-set programs drain their wgmma queue
@@ -428,7 +433,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // stages, M = 512, N = 4096, K = 14336 53.0 against 54.6 us; N = K = 8192 62.4
     // against 64.5; 16 stages measured within the spread of 8). Eight K blocks
     // whatever a stage holds.
-    constexpr int kUnrollStages = 8 / kStageBlocks;
+    // (Programs of several passes with promotions every 64 K: two K blocks, their
+    // straight-line code twice a stage's of the others; at eight the compiler kept
+    // their sums in local memory. Every 128 K: eight, no spills.)
+    constexpr int kUnrollStages = 8 / kStageBlocks / (kPasses > 1 && kPromotionMmas == 2 ? 4 : 1);
 
     const uint32_t ring_addr = cute::cast_smem_ptr_to_uint(ring);
     // A non-leader follows where the leader's ring stands at the start of each tile
@@ -456,10 +464,22 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           if constexpr (kG == 0) release(previous);
           promote(part[(kIndex - 1) % kSets]);
         }
-      } else {
+      } else if constexpr (kPasses == 1) {
         cute::warpgroup_wait<0>();
         if constexpr (kG == decltype(here_c)::value - 1) release(stage);
         promote(part[0]);
+      } else {
+        // Pass 0 was issued above; each pass waited for and promoted into its part,
+        // the next pass issued from the same stage 64 rows on.
+        cute::warpgroup_wait<0>();
+        promote_into(accs[0], part[0]);
+        unroll<kPasses - 1>([&](auto q_c) {
+          constexpr int kQ = decltype(q_c)::value + 1;
+          issue(part[0], desc_advance(dp, kQ * kPassBytes), dq, kG * kPromotionMmas);
+          cute::warpgroup_wait<0>();
+          if constexpr (kQ == kPasses - 1 && kG == decltype(here_c)::value - 1) release(stage);
+          promote_into(accs[kQ], part[0]);
+        });
       }
     };
     // Stage u of a straight-line block, its first `here` groups.
@@ -495,7 +515,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     // four on each of two): with the instructions under runtime conditions ptxas made
     // each wait for the one before it (C7519, warpgroup.arrive injected per
     // instruction). Not waited for here; returns the first stage.
-    auto issue_adapter = [&] {
+    auto issue_adapter = [&](int p_off = 0) {
       const uint32_t first = stage;
       // kSteps instructions in all, each 32 bytes (16 BF16) of a slice of kSliceSteps.
       auto mmas = [&](auto steps_c) {
@@ -508,6 +528,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           cutlass::arch::ClusterBarrier::wait(&full[stage], phase);
           uint64_t dp, dq;
           stage_descs(dp, dq);
+          dp = desc_advance(dp, p_off);
           cute::warpgroup_arrive();
           constexpr int kHere = kSteps - kC * kStageSteps < kStageSteps ? kSteps - kC * kStageSteps : kStageSteps;
           unroll<kHere>([&](auto k_c) {
@@ -529,14 +550,38 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       return first;
     };
     // Its sum retired, its stages released, and acc started from it: acc = s * (d @
-    // lora_b^T), to which the K loop adds alpha times each group.
+    // lora_b^T), to which the K loop adds alpha times each group. With passes, each
+    // pass's part of acc from its own replay of the slices, the stages released after
+    // the last.
     auto take_adapter = [&](uint32_t first) {
       cute::warpgroup_wait<0>();
       fence_operands(part[0]);
-      for (uint32_t c = 0; c < lora_stages; ++c) release((first + c) % kStages);
+      if constexpr (kPasses == 1) {
+        for (uint32_t c = 0; c < lora_stages; ++c) release((first + c) % kStages);
 #pragma unroll
-      for (int i = 0; i < kAccRegs; ++i) acc[i] = lora_scale * part[0][i];
-      fence_operands(acc);
+        for (int i = 0; i < kAccRegs; ++i) acc[i] = lora_scale * part[0][i];
+        fence_operands(acc);
+      } else {
+#pragma unroll
+        for (int i = 0; i < kAccRegs; ++i) accs[0][i] = lora_scale * part[0][i];
+        fence_operands(accs[0]);
+        // The slices are still in the ring (released below): back to their first
+        // stage (its phase: the issue crossed the ring's end at most once) and issued
+        // again for the pass's rows, which ends where the first issue ended.
+        const uint32_t end_phase = phase;
+        unroll<kPasses - 1>([&](auto q_c) {
+          constexpr int kQ = decltype(q_c)::value + 1;
+          stage = first;
+          phase = first + lora_stages >= static_cast<uint32_t>(kStages) ? end_phase ^ 1 : end_phase;
+          issue_adapter(kQ * kPassBytes);
+          cute::warpgroup_wait<0>();
+          fence_operands(part[0]);
+#pragma unroll
+          for (int i = 0; i < kAccRegs; ++i) accs[kQ][i] = lora_scale * part[0][i];
+          fence_operands(accs[kQ]);
+        });
+        for (uint32_t c = 0; c < lora_stages; ++c) release((first + c) % kStages);
+      }
     };
 
     // The bias (where given, on the leader) is read at each tile's start, so that its
@@ -589,7 +634,9 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
           take_adapter(issue_adapter());
         } else {
 #pragma unroll
-          for (int i = 0; i < kAccRegs; ++i) acc[i] = 0.0f;
+          for (int q = 0; q < kPasses; ++q)
+#pragma unroll
+            for (int i = 0; i < kAccRegs; ++i) accs[q][i] = 0.0f;
         }
       }
       CAKE_TIMELINE_ONLY(timeline.stamp(Timeline::kAdapterRetired));
@@ -632,7 +679,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       }
 
       CAKE_TIMELINE_ONLY(timeline.k_loop_end());
-      if (split > 1) {
+      // (Programs of several passes are never split: config.h kMaxSplit.)
+      if (kPasses == 1 && split > 1) {
         // The landing blocks' places are computed here, per tile: hoisted out of the
         // tile loop they would take registers for the whole K loop.
         int wg = cw;
@@ -694,7 +742,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
       // 8192^3 898.8 -> 878.3; M = 2048, N = 6144 90.6 -> 87.6. In the turned programs
       // it measured slower: a carried K block 1.016 of the times without, the adapter
       // issued before the epilogue 1.011 at M = 512, N = 28672.
-      constexpr bool kCarry = kSets == 1 && !Shape::kSwapAB;
+      constexpr bool kCarry = kSets == 1 && !Shape::kSwapAB && kPasses == 1;
       // The carried unit is a whole stage of one K block: a two-block program's odd
       // last stage (half_last) would otherwise run twice.
       static_assert(!kCarry || kStageBlocks == 1, "the carry takes one-block stages");
@@ -710,7 +758,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         stage_descs(dp, dq);
         issue(part[0], dp, dq, 0);
       };
-      uint8_t* buf = epilogue + cw * (64 * kWarpgroupQ * 2);
+      constexpr int kPassOutBytes = 64 * kWarpgroupQ * 2;  // a pass's bf16 outputs
+      uint8_t* buf = epilogue + cw * (kPasses * kPassOutBytes);
       const uint32_t buf_addr = cute::cast_smem_ptr_to_uint(buf);
 
       if constexpr (!Shape::kSwapAB) {
@@ -718,9 +767,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         // e = 0 in its low half): half of acc's registers, and part is free.
         if (!scaled_groups) {
 #pragma unroll
-          for (int i = 0; i < kAccRegs; ++i) acc[i] = alpha * acc[i];
+          for (int q = 0; q < kPasses; ++q)
+#pragma unroll
+            for (int i = 0; i < kAccRegs; ++i) accs[q][i] = alpha * accs[q][i];
         }
-        fence_operands(acc);
+#pragma unroll
+        for (int q = 0; q < kPasses; ++q) fence_operands(accs[q]);
         if constexpr (kCarry) {
           // part's values are dead from here; redefined, so that the read-write
           // operand constraints of its next fill do not keep them alive through the
@@ -730,7 +782,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
         }
         uint32_t out2[kAccRegs / 2];
         // Two branches, so that without a bias the packing is only that.
-        auto pack = [&](auto bias_c) {
+        auto pack = [&](auto bias_c, auto q_c) {
+          float(&pacc)[kAccRegs] = accs[decltype(q_c)::value];
 #pragma unroll
           for (int j = 0; j < kWarpgroupQ / 8; ++j) {
             // out row = P row, out column = Q column: this thread's two adjacent
@@ -739,7 +792,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
             if constexpr (decltype(bias_c)::value) b2 = __shfl_sync(0xffffffffu, bias[j / 8], (4 * j) % 32 + lane % 4);
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-              float v[2] = {acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]};
+              float v[2] = {pacc[4 * j + 2 * h], pacc[4 * j + 2 * h + 1]};
               if constexpr (decltype(bias_c)::value) {
                 v[0] += bf16_lo(b2);
                 v[1] += bf16_hi(b2);
@@ -748,30 +801,39 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
             }
           }
         };
-        if (with_bias)
-          pack(std::true_type{});
-        else
-          pack(std::false_type{});
+        auto pack_pass = [&](auto q_c) {
+          if (with_bias)
+            pack(std::true_type{}, q_c);
+          else
+            pack(std::false_type{}, q_c);
+        };
+        pack_pass(std::integral_constant<int, 0>{});
         // Staging: the previous tile's TMA store must have read the buffer. (stmatrix,
         // four 8 x 8 blocks per instruction as in the turned programs, measured
         // slower here: 1.004-1.016 of the times on 128 x 128 tiles, e.g. M = 512,
-        // N = 4096, K = 14336 1.016.)
+        // N = 4096, K = 14336 1.016.) Further passes are packed once the one before
+        // is staged (out2 holds one pass).
         if (thread == 0) cute::tma_store_wait<0>();
         named_barrier(1 + cw, 128);
+        unroll<kPasses>([&](auto q_c) {
+          constexpr int kQ = decltype(q_c)::value;
+          if constexpr (kQ > 0) pack_pass(q_c);
+          const uint32_t pass_addr = buf_addr + kQ * kPassOutBytes;
 #pragma unroll
-        for (int j = 0; j < kWarpgroupQ / 8; ++j) {
+          for (int j = 0; j < kWarpgroupQ / 8; ++j) {
 #pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            const int row = 16 * warp + lane / 4 + 8 * h;  // 0..63 in P
-            // Box j/8 holds columns [64*(j/8), +64): 64 rows of 128 bytes, swizzled;
-            // a block of Q that is not whole boxes of 64 is one plain box instead.
-            const uint32_t addr =
-                kPlainOut ? buf_addr + row * (kWarpgroupQ * 2) + (8 * j + 2 * (lane % 4)) * 2
-                          : buf_addr + (j / 8) * (64 * kRowBytes) + row * kRowBytes + (((j % 8) ^ (row % 8)) * 16) +
-                                (lane % 4) * 4;
-            st_shared_u32(addr, out2[2 * j + h]);
+            for (int h = 0; h < 2; ++h) {
+              const int row = 16 * warp + lane / 4 + 8 * h;  // 0..63 in P
+              // Box j/8 holds columns [64*(j/8), +64): 64 rows of 128 bytes, swizzled;
+              // a block of Q that is not whole boxes of 64 is one plain box instead.
+              const uint32_t addr =
+                  kPlainOut ? pass_addr + row * (kWarpgroupQ * 2) + (8 * j + 2 * (lane % 4)) * 2
+                            : pass_addr + (j / 8) * (64 * kRowBytes) + row * kRowBytes + (((j % 8) ^ (row % 8)) * 16) +
+                                  (lane % 4) * 4;
+              st_shared_u32(addr, out2[2 * j + h]);
+            }
           }
-        }
+        });
         if constexpr (kCarry) {
           if (carry) carry_issue();
         }
@@ -833,9 +895,12 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
                     static_cast<int>(tp * p_step + wg_p * 64));
         } else if constexpr (!Shape::kSwapAB) {
 #pragma unroll
-          for (int box = 0; box < kBlockQ / 64; ++box)
-            tma_store(&maps.out, buf + box * 64 * kRowBytes, static_cast<int>(tq * kBlockQ + box * 64),
-                      static_cast<int>(tp * p_step + wg_p * 64));
+          for (int q = 0; q < kPasses; ++q)
+#pragma unroll
+            for (int box = 0; box < kBlockQ / 64; ++box)
+              tma_store(&maps.out, buf + q * kPassOutBytes + box * 64 * kRowBytes,
+                        static_cast<int>(tq * kBlockQ + box * 64),
+                        static_cast<int>(tp * p_step + (wg_p * kPasses + q) * 64));
         } else {
           tma_store(&maps.out, buf, static_cast<int>(tp * p_step + wg_p * 64),
                     static_cast<int>(tq * kBlockQ + wg_q * kWarpgroupQ));

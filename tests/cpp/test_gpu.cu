@@ -450,9 +450,9 @@ TEST(Gpu, PairsTheWayAProgramIsNotBuiltForAreRefused) {
   EXPECT_GT(refused, 0);
 }
 
-// A plan of two regions against one program on the whole problem, with and
-// without the adapter: right (fp64 reference, NaN poison), and bitwise the one
-// program's output (every program does the same arithmetic per element). The
+// A plan of two regions (or another program) against one program on the whole
+// problem, with and without the adapter: right (fp64 reference, NaN poison), and
+// bitwise the one program's output (every program does the same arithmetic per element). The
 // region tests assert their plans before they look for a GPU, so that a plan
 // change that moves their shapes fails on every machine, not only on an H200.
 void expect_regions_are_one_program(const Problem& p, const cake::Plan& regions, const cake::Plan& one, int sms) {
@@ -544,6 +544,27 @@ TEST(Gpu, RegionsAlongEitherOperandAreTheOneProgramsOutput) {
     if (have_sm90()) expect_regions_are_one_program(p, regions, one, sms);
   }
   REQUIRE_SM90();  // after the plans, which every machine checks
+}
+
+// fp8_hopper_256x128 in place of a two-region plan (rules.h kHopperSlowDram256RowTiles*):
+// each consumer warpgroup's two 64-row passes are promoted as the other programs' one
+// pass, so its output is bitwise fp8_hopper_192x128's, single CTAs and unsplit, at both
+// promotion depths, with and without the adapter (right against the fp64 reference
+// too). Several tiles each way, tails in M, N and K.
+TEST(Gpu, RowTilesOf256AreThe192RowProgramsOutput) {
+  REQUIRE_SM90();
+  const Problem p(600, 1000, 4160, 128, true, 4545);
+  int sms = 0;
+  CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  for (int promotion_k : {64, 128}) {
+    SCOPED_TRACE(promotion_k);
+    const cake::Plan rows256 = cake::plan_sm90_program(cake::Program::kHopper256x128, p.M, p.N, p.K, sms, 1, 0, promotion_k, 1);
+    const cake::Plan rows192 = cake::plan_sm90_program(cake::Program::kHopper192x128, p.M, p.N, p.K, sms, 1, 0, promotion_k, 1);
+    ASSERT_EQ(rows256.tiles, 3 * 8);
+    ASSERT_EQ(rows256.promotion_k, promotion_k);
+    ASSERT_EQ(rows192.promotion_k, promotion_k);
+    expect_regions_are_one_program(p, rows256, rows192, sms);
+  }
 }
 
 TEST(Gpu, ZeroAdapterIsBitwiseTheBase) {

@@ -893,13 +893,13 @@ TEST(PlanSm90, TwoWavePairsOnSlowDram) {
     }
   }
   // The head region of a two-region plan pairs as a one-region plan of its tiles and
-  // waves does; the rest is planned as a problem of its own. M = 2048, N = 4096,
-  // K = 14336 (the grid's) cuts rows: 1536 rows of 192 x 128 on two waves, then 512
-  // of 128 x 128 on one (unpaired below kHopperSlowDramWeightPairsMinK). On 16 SMs,
+  // waves does; the rest is planned as a problem of its own. M = 4096, N = 2560,
+  // K = 18944 cuts rows: 2496 rows of 192 x 128 on two waves (256 x 128 tiles would take
+  // three: kHopperSlowDram256RowTilesMaxWaves), then 1600 of 128 x 128. On 16 SMs,
   // 948 x 1000 x 12400 cuts columns: 948 x 768 of 192 x 128 on two waves.
   using Head = std::tuple<int64_t, int64_t, int64_t, int, int64_t, int64_t>;
   for (const auto& [M, N, K, sms, head_m, head_n] :
-       {Head{2048, 4096, 14336, 132, 1536, 4096}, Head{948, 1000, 12400, 16, 948, 768}}) {
+       {Head{4096, 2560, 18944, 132, 2496, 2560}, Head{948, 1000, 12400, 16, 948, 768}}) {
     for (auto [dram, slow] : {std::pair{0, false}, {4916, false}, {kSlow, true}, {3352, true}}) {
       SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K) + " dram_gbps " +
                    std::to_string(dram));
@@ -915,9 +915,6 @@ TEST(PlanSm90, TwoWavePairsOnSlowDram) {
       EXPECT_EQ(p.grid, sms);
     }
   }
-  const cake::Plan rest = cake::plan(512, 4096, 14336, 128, Arch::SM90, 132, kSlow);
-  EXPECT_EQ(rest.program, Program::kHopper128x128);
-  EXPECT_EQ(rest.cluster_m * rest.cluster_n, 1);
   // Not below that K, not on one token tile (192 tokens), not where the pairs would
   // take a third wave (7 x 35 tiles of 128 x 112: 4 x 35 pairs).
   for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{4096, 1536, kMinK - 4096},
@@ -930,6 +927,52 @@ TEST(PlanSm90, TwoWavePairsOnSlowDram) {
     EXPECT_EQ(slow.cluster_m, at0.cluster_m) << M << " " << N << " " << K;
     EXPECT_EQ(slow.cluster_n, at0.cluster_n) << M << " " << N << " " << K;
     EXPECT_EQ(slow.grid, at0.grid) << M << " " << N << " " << K;
+  }
+}
+
+// On slower DRAM, in place of two regions whose 192 x 128 head takes two waves
+// (kHopperSlowDram256RowTiles*): 256 x 128 tiles over the whole problem, single CTAs, in
+// at most two waves, on more than kHopperFewSms SMs. M = 1024, N = K = 8192 and the
+// grid's M = 2048, N = 4096, K = 4096 / 14336 (a head in pairs there before): 256 tiles,
+// two waves. The H200 (and an unknown board) keeps the two regions, and so do few SMs
+// and heads the tiles would need a third wave for (M = 4096, N = 2560, above).
+TEST(PlanSm90, RowTilesOf256OnSlowDram) {
+  constexpr int kSlow = cake::kHopperSlowDramMaxGbps;
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{1024, 8192, 8192}, {2048, 4096, 4096},
+                         {2048, 4096, 14336}}) {
+    SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
+    const cake::Plan regions = cake::plan(M, N, K, 128, Arch::SM90, 132);
+    EXPECT_EQ(regions.program, Program::kHopper192x128);
+    EXPECT_LT(regions.head_m, M);
+    EXPECT_EQ(regions.waves, cake::kHopperSlowDram256RowTilesHeadWaves);
+    EXPECT_EQ(cake::plan(M, N, K, 128, Arch::SM90, 132, 4916).program, Program::kHopper192x128);
+    for (int dram : {kSlow, 3352}) {
+      const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132, dram);
+      EXPECT_EQ(p.program, Program::kHopper256x128);
+      EXPECT_EQ(p.tile_m, 256);
+      EXPECT_EQ(p.tile_n, 128);
+      EXPECT_EQ(p.head_m, M);
+      EXPECT_EQ(p.head_n, N);
+      EXPECT_EQ(p.split_k, 1);
+      EXPECT_EQ(p.cluster_m * p.cluster_n, 1);
+      EXPECT_EQ(p.waves, 2);
+      EXPECT_EQ(p.grid, 132);
+    }
+    // Few SMs: the plan by the shape, whatever it is there.
+    EXPECT_NE(cake::plan(M, N, K, 128, Arch::SM90, cake::kHopperFewSms, kSlow).program, Program::kHopper256x128);
+  }
+  // Not where the rest is split over clusters, which leaves the busiest SM less K-block
+  // work than the tiles would: M = 768, N = 10240 (cut along columns, a rest of 192 x 112,
+  // split 2) and M = 3072, N = 2560 (192 x 128, split 2), both 240 tiles of 256 x 128.
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{768, 10240, 16384}, {3072, 2560, 16384}}) {
+    SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
+    const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132, 3352);
+    EXPECT_EQ(p.program, Program::kHopper192x128);
+    EXPECT_EQ(p.waves, cake::kHopperSlowDram256RowTilesHeadWaves);
+    ASSERT_TRUE(p.head_m < M || p.head_n < N);
+    const cake::Plan rest = p.head_m < M ? cake::plan(M - p.head_m, N, K, 128, Arch::SM90, 132, 3352)
+                                         : cake::plan(M, N - p.head_n, K, 128, Arch::SM90, 132, 3352);
+    EXPECT_EQ(rest.split_k, 2);
   }
 }
 
