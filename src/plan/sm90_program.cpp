@@ -80,7 +80,7 @@ int choose_split(int64_t tiles, int64_t k_blocks, int num_sms, bool decode, int 
                  ? s
                  : 1;
   const int64_t pairs = resident_clusters(2, num_sms);
-  if (decode && pairs > 0 && k_blocks >= 2 &&
+  if (decode && max_split >= 2 && pairs > 0 && k_blocks >= 2 &&
       ceil_div(tiles, pairs) * (2 * ceil_div(k_blocks, 2) + split_handover_half_blocks(decode, num_sms)) <
           ceil_div(tiles, num_sms) * 2 * k_blocks)
     return 2;

@@ -101,8 +101,10 @@ struct ProgramShape {
   static_assert(kSmemUse <= kSmemBytes, "shared memory over budget");
   // The leader's ring holds the landing stages of all other CTAs of its cluster at
   // once, with one stage to spare: the largest split (a power of 2, at most 8).
+  // Programs of several passes have no split-K hand-over (program.cuh): 1.
   static constexpr int kMaxSplitFit = 1 + (kStages - 1) / kPartialStages * kPartialsPerStage;
-  static constexpr int kMaxSplit = kMaxSplitFit >= 8 ? 8 : kMaxSplitFit >= 4 ? 4 : kMaxSplitFit >= 2 ? 2 : 1;
+  static constexpr int kMaxSplit =
+      kPasses > 1 ? 1 : kMaxSplitFit >= 8 ? 8 : kMaxSplitFit >= 4 ? 4 : kMaxSplitFit >= 2 ? 2 : 1;
   static_assert(kMaxSplit >= 2 || kPasses > 1, "every program of one pass can split K over a cluster of 2");
   static_assert(kStageBytes % 2048 == 0 && kPartialBytes % 2048 == 0,
                 "partials land in 2048-byte blocks (four registers of a warpgroup) that never straddle "

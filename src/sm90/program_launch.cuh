@@ -69,6 +69,12 @@ int max_active_clusters(int split) {
 template <typename Shape>
 void run_program(const TensorMaps& maps, const ProgramParams& params, int promotion_k, bool share_q, int grid,
                  int device, cudaStream_t stream) {
+  // A split the program cannot land (a plan made by hand: plan_sm90_program
+  // refuses to force one) is refused before anything is launched.
+  if (params.split > static_cast<uint32_t>(Shape::kMaxSplit))
+    throw InvalidArgument("cake: the " + std::to_string(Shape::kBlockP) + " x " + std::to_string(Shape::kBlockQ) +
+                          (Shape::kSwapAB ? " turned" : "") + " program splits K over at most " +
+                          std::to_string(Shape::kMaxSplit) + " CTAs (got " + std::to_string(params.split) + ")");
   auto* kernel = promotion_k == kPromotionLongK ? kernel_for<Shape, kPromotionLongK>(share_q, device)
                                                 : kernel_for<Shape, kPromotionShortK>(share_q, device);
 

@@ -370,6 +370,30 @@ TEST(Gpu, EveryProgramAtBothPromotionDepthsPastLongK) {
     }
 }
 
+// Every program forced on fewer rows than one 64-row pass (M = 1, 16, 64: the
+// programs of several passes then have passes and warpgroups of no rows at all),
+// each launched 20 times back to back (the launches overlap through programmatic
+// dependent launch) before one synchronisation.
+TEST(Gpu, EveryProgramOnRowsOfOnePassOrFewer) {
+  REQUIRE_SM90();
+  int sms = 0;
+  CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  for (int64_t M : {1, 16, 64}) {
+    Problem p(M, 264, 4160, 64, true, 4343 + static_cast<unsigned>(M));
+    Launch l(p);
+    const auto ref = p.reference();
+    for (cake::Program program : cake::sm90::kPrograms) {
+      SCOPED_TRACE(std::string(cake::program_name(program)) + ", M = " + std::to_string(M));
+      const cake::Plan plan = cake::plan_sm90_program(program, p.M, p.N, p.K, sms);
+      expect_close(l.run(l.args(p, l.lora_scale()), &plan), ref);
+      l.poison();
+      for (int i = 0; i < 20; ++i) cake::sm90::launch(plan, l.args(p, l.lora_scale()), sms, 0, nullptr);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      expect_close(l.out.to_host(), ref);
+    }
+  }
+}
+
 // A program's P block (whole shared tiles, when its pairs are forced) and whether
 // its pairs lie either way (config.h kPairsBothWays).
 std::pair<int, bool> pairing_of(cake::Program program) {
@@ -448,6 +472,28 @@ TEST(Gpu, PairsTheWayAProgramIsNotBuiltForAreRefused) {
     ++refused;
   }
   EXPECT_GT(refused, 0);
+}
+
+// A split-K the program cannot hand over (more CTAs than config.h kMaxSplit; only
+// a plan made by hand: plan_sm90_program refuses to force one) is refused by the
+// launcher before anything is launched: out keeps its poison.
+TEST(Gpu, SplitsAProgramCannotLandAreRefused) {
+  REQUIRE_SM90();
+  Problem p(200, 264, 4160, 64, true, 929);
+  Launch l(p);
+  const int sms = 16;
+  cake::Plan plan = cake::plan_sm90_program(cake::Program::kHopper256x128, p.M, p.N, p.K, sms, 1);
+  ASSERT_EQ(plan.split_k, 1);
+  EXPECT_THROW(cake::plan_sm90_program(cake::Program::kHopper256x128, p.M, p.N, p.K, sms, 2), cake::InvalidArgument);
+  plan.split_k = 2;
+  plan.grid *= 2;
+  l.poison();
+  EXPECT_THROW(cake::sm90::launch(plan, l.args(p, l.lora_scale()), sms, 0, nullptr), cake::InvalidArgument);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const auto out = l.out.to_host();
+  size_t written = 0;
+  for (const __nv_bfloat16& v : out) written += __bfloat16_as_ushort(v) != 0xFFFF;
+  EXPECT_EQ(written, 0u);
 }
 
 // A plan of two regions (or another program) against one program on the whole

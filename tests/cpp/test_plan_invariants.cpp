@@ -47,6 +47,7 @@ void expect_runnable_sm90(const cake::Plan& p, int64_t m, int64_t n, int64_t K, 
     // Split-K: a power of two the program's ring can land, each CTA a K block.
     EXPECT_TRUE(p.split_k == 1 || p.split_k == 2 || p.split_k == 4 || p.split_k == 8);
     EXPECT_LE(p.split_k, Shape::kMaxSplit);
+    if (Shape::kPasses > 1) EXPECT_EQ(p.split_k, 1) << "programs of several passes have no split-K hand-over";
     EXPECT_LE(p.split_k, ceil_div(K, cake::sm90::kStageK));
     // Multicast pairs: without split-K, sharing whole tiles.
     const int pairs = p.cluster_m * p.cluster_n;
@@ -120,6 +121,23 @@ TEST(PlanInvariants, Sm90EveryShapeRunsAndIsCovered) {
           expect_regions_cover(M, N, K, sms);
           if (HasFatalFailure() || HasNonfatalFailure()) return;  // one shape's report, not thousands
         }
+}
+
+// Every program forced (cake_bench --program, the GPU tests' forced plans) on the
+// sweep's M by a few N and K: whatever plan_sm90_program makes of it can run (a
+// 256 x 128 plan at M <= 64 was split over CTA pairs, which its two passes per
+// warpgroup cannot hand over).
+TEST(PlanInvariants, Sm90EveryProgramForcedRuns) {
+  for (int sms : {132, 16})
+    for (cake::Program program : cake::sm90::kPrograms)
+      for (int64_t M : kMs)
+        for (int64_t N : {8, 136, 4096})
+          for (int64_t K : {16, 4096, 16400}) {
+            SCOPED_TRACE(std::string(cake::program_name(program)) + " " + std::to_string(M) + " x " +
+                         std::to_string(N) + " x " + std::to_string(K) + " on " + std::to_string(sms) + " SMs");
+            expect_runnable_sm90(cake::plan_sm90_program(program, M, N, K, sms), M, N, K, sms, 0);
+            if (HasFatalFailure() || HasNonfatalFailure()) return;
+          }
 }
 
 // Everything a plan says but its CTA pairs (which the DRAM bandwidth may change).
