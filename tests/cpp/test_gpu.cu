@@ -153,6 +153,12 @@ struct Launch {
   // plan: that plan, the rest of out past its head region planned for `sms` SMs
   // (and DRAM bandwidth unknown, as the tests' explicit plans are made); none: cake's own.
   void poison() const { cudaMemset(out.ptr, 0xFF, out.n * sizeof(__nv_bfloat16)); }  // NaN
+  // Elements of out that no longer hold the poison (after a synchronisation).
+  size_t written() const {
+    size_t n = 0;
+    for (const __nv_bfloat16& v : out.to_host()) n += __bfloat16_as_ushort(v) != 0xFFFF;
+    return n;
+  }
 
   std::vector<__nv_bfloat16> run(const cake::MmFp8LoraArgs& x, const cake::Plan* plan = nullptr, int sms = 132) {
     poison();
@@ -465,10 +471,7 @@ TEST(Gpu, PairsTheWayAProgramIsNotBuiltForAreRefused) {
     l.poison();
     EXPECT_THROW(cake::sm90::launch(plan, l.args(p, l.lora_scale()), sms, 0, nullptr), cake::InvalidArgument);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    const auto out = l.out.to_host();
-    size_t written = 0;
-    for (const __nv_bfloat16& v : out) written += __bfloat16_as_ushort(v) != 0xFFFF;
-    EXPECT_EQ(written, 0u);
+    EXPECT_EQ(l.written(), 0u);
     ++refused;
   }
   EXPECT_GT(refused, 0);
@@ -490,10 +493,7 @@ TEST(Gpu, SplitsAProgramCannotLandAreRefused) {
   l.poison();
   EXPECT_THROW(cake::sm90::launch(plan, l.args(p, l.lora_scale()), sms, 0, nullptr), cake::InvalidArgument);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  const auto out = l.out.to_host();
-  size_t written = 0;
-  for (const __nv_bfloat16& v : out) written += __bfloat16_as_ushort(v) != 0xFFFF;
-  EXPECT_EQ(written, 0u);
+  EXPECT_EQ(l.written(), 0u);
 }
 
 // A plan of two regions (or another program) against one program on the whole
