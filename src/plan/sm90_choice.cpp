@@ -1,6 +1,7 @@
 // Which Hopper program, on which tiles, and whether in two regions: the plan of a
-// problem by its shape (plan_sm90_shape), then by its board's DRAM (256 x 128 tiles in
-// place of some two-region plans, plan_sm90_256_row_tiles; pairings, plan_sm90_board).
+// problem by its shape (plan_sm90_shape), then 256 x 128 tiles in place of some
+// two-region plans (plan_sm90_256_row_tiles), then by its board's DRAM (pairings,
+// plan_sm90_board).
 // Each step compares estimates of the busiest SM's work under the candidates' plans
 // (sm90_program.cpp) against thresholds measured on the H200 (rules.h).
 #include "plan/sm90.h"
@@ -416,27 +417,26 @@ Plan plan_sm90_shape(int64_t M, int64_t N, int64_t K, int num_sms) {
   return c.best;
 }
 
-// A board whose DRAM is slower than the H200's (kHopperSlowDramMaxGbps: the H100 SXM).
-bool slow_dram_board(int dram_gbps) { return dram_gbps > 0 && dram_gbps <= kHopperSlowDramMaxGbps; }
-
-// On boards with slower DRAM, in place of two regions whose head is the 192 x 128
-// program on kHopperSlowDram256RowTilesHeadWaves waves: 256 x 128 tiles over the whole
-// problem, single CTAs, in at most kHopperSlowDram256RowTilesMaxWaves waves, on more than
-// kHopperFewSms SMs, where they leave the busiest SM no more K-block work than the two
-// regions together (rules.h, 3. under kHopperSlowDramMaxGbps). `shape` is the plan by
-// the shape alone.
-Plan plan_sm90_256_row_tiles(const Plan& shape, int64_t M, int64_t N, int64_t K, int num_sms, int dram_gbps) {
+// In place of two regions whose head is the 192 x 128 program on
+// kHopper256RowTilesHeadWaves waves: 256 x 128 tiles over the whole problem, single CTAs,
+// in at most kHopper256RowTilesMaxWaves waves, on more than kHopperFewSms SMs, where they
+// leave the busiest SM no more K-block work than the two regions together (rules.h).
+// `shape` is the plan by the shape alone.
+Plan plan_sm90_256_row_tiles(const Plan& shape, int64_t M, int64_t N, int64_t K, int num_sms) {
   const bool regions = shape.head_m != M || shape.head_n != N;
-  if (!slow_dram_board(dram_gbps) || num_sms <= kHopperFewSms || !regions ||
-      shape.program != Program::kHopper192x128 || shape.waves != kHopperSlowDram256RowTilesHeadWaves)
+  if (num_sms <= kHopperFewSms || !regions ||
+      shape.program != Program::kHopper192x128 || shape.waves != kHopper256RowTilesHeadWaves)
     return shape;
   // The rest as cut_along weighed it: a split rest leaves the busiest SM less work.
   const Plan rest = shape.head_m != M ? plan_sm90_one(M - shape.head_m, N, K, num_sms)
                                       : plan_sm90_one(M, N - shape.head_n, K, num_sms);
   const Plan tiles = plan_sm90_program(Program::kHopper256x128, M, N, K, num_sms, 1, 0, 0, 1);
   const bool no_more_work = busiest_sm_k_work(tiles, K) <= busiest_sm_k_work(shape, K) + busiest_sm_k_work(rest, K);
-  return tiles.waves <= kHopperSlowDram256RowTilesMaxWaves && no_more_work ? tiles : shape;
+  return tiles.waves <= kHopper256RowTilesMaxWaves && no_more_work ? tiles : shape;
 }
+
+// A board whose DRAM is slower than the H200's (kHopperSlowDramMaxGbps: the H100 SXM).
+bool slow_dram_board(int dram_gbps) { return dram_gbps > 0 && dram_gbps <= kHopperSlowDramMaxGbps; }
 
 // On boards with slower DRAM (kHopperSlowDram*), pairings the H200 does without,
 // where waves of single CTAs are paced by what L2 delivers:
@@ -478,7 +478,7 @@ Plan plan_sm90_board(const Plan& chosen, int64_t K, int num_sms, int dram_gbps) 
 
 Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms, int dram_gbps) {
   const Plan shape = plan_sm90_shape(M, N, K, num_sms);
-  const Plan tiles = plan_sm90_256_row_tiles(shape, M, N, K, num_sms, dram_gbps);
+  const Plan tiles = plan_sm90_256_row_tiles(shape, M, N, K, num_sms);
   return tiles.program != shape.program ? tiles : plan_sm90_board(shape, K, num_sms, dram_gbps);
 }
 

@@ -592,7 +592,7 @@ TEST(Gpu, RegionsAlongEitherOperandAreTheOneProgramsOutput) {
   REQUIRE_SM90();  // after the plans, which every machine checks
 }
 
-// fp8_hopper_256x128 in place of a two-region plan (rules.h kHopperSlowDram256RowTiles*):
+// fp8_hopper_256x128 in place of a two-region plan (rules.h kHopper256RowTiles*):
 // each consumer warpgroup's two 64-row passes are promoted as the other programs' one
 // pass, so its output is bitwise fp8_hopper_192x128's, single CTAs and unsplit, at both
 // promotion depths, with and without the adapter (right against the fp64 reference

@@ -522,17 +522,19 @@ TEST(PlanSm90, WeightTilePairsAtTwoTokenTiles) {
 
 TEST(PlanSm90, TwoRowRegionsWhereTheLastWaveIsPartlyIdle) {
   auto plan = [](int64_t M, int64_t N, int64_t K) { return cake::plan(M, N, K, 128, Arch::SM90, 132); };
-  // M = 2048, N = 4096: 352 tiles of 192 x 128 in pairs are 2.67 waves; rows
-  // 0-1535 are two whole waves of them, rows 1536-2047 one of 128 x 128.
-  for (int64_t K : {4096, 14336}) {
-    const cake::Plan head = plan(2048, 4096, K);
+  // M = 3072, N = 2560: 16 x 20 tiles of 192 x 128 are 2.42 waves; rows 0-2495 are
+  // two whole waves of them (260 tiles), rows 2496-3071 one wave of 60 such tiles split
+  // in two. (M = 2048, N = 4096, cut so until version 78, takes 256 x 128 tiles.)
+  for (int64_t K : {8192, 14336}) {
+    const cake::Plan head = plan(3072, 2560, K);
     EXPECT_EQ(head.program, Program::kHopper192x128) << K;
-    EXPECT_EQ(head.head_m, 1536) << K;
-    EXPECT_EQ(head.tiles, 8 * 32) << K;
+    EXPECT_EQ(head.head_m, 2496) << K;
+    EXPECT_EQ(head.tiles, 13 * 20) << K;
     EXPECT_EQ(head.waves, 2) << K;
-    const cake::Plan tail = plan(2048 - head.head_m, 4096, K);
-    EXPECT_EQ(tail.program, Program::kHopper128x128) << K;
-    EXPECT_EQ(tail.head_m, 512) << K;
+    const cake::Plan tail = plan(3072 - head.head_m, 2560, K);
+    EXPECT_EQ(tail.program, Program::kHopper192x128) << K;
+    EXPECT_EQ(tail.head_m, 576) << K;
+    EXPECT_EQ(tail.split_k, 2) << K;
     EXPECT_EQ(tail.waves, 1) << K;
   }
   // M = 2048, N = K = 8192: 5.33 waves -> 4 whole ones (paired) + 2 of 128 x 128.
@@ -552,7 +554,7 @@ TEST(PlanSm90, TwoRowRegionsWhereTheLastWaveIsPartlyIdle) {
   EXPECT_EQ(cake::plan(2048, 4096, 4096, 128, Arch::SM100, 148).head_m, 2048);
   EXPECT_EQ(cake::plan(2048, 4096, 4096, 128, Arch::SM100, 148).head_n, 4096);
   // Row regions cover every column.
-  EXPECT_EQ(plan(2048, 4096, 4096).head_n, 4096);
+  EXPECT_EQ(plan(3072, 2560, 8192).head_n, 2560);
 }
 
 // What the launcher assumes of every plan of regions: rows or columns, never
@@ -588,21 +590,26 @@ TEST(PlanSm90, RegionsSplitRowsOrColumnsOnAlignedColumns) {
 // weight tile takes the plan; a split-K rest weighs (s + 1) / 2s of its tiles.
 TEST(PlanSm90, TwoRegionsCutAlongEitherOperand) {
   auto plan = [](int64_t M, int64_t N, int64_t K, int sms = 132) { return cake::plan(M, N, K, 128, Arch::SM90, sms); };
-  // M = 2560, N = 3072: 14 x 24 tiles of 192 x 128 (2.55 waves); columns 0-2303
-  // are 252 of them, two waves, and columns 2304-3071 one wave of 128 x 128.
-  // (M = 2048, N = 2560 was cut so until version 60; 192 x 112 tiles take it now.)
-  cake::Plan p = plan(2560, 3072, 8192);
+  // M = 3072, N = 3584: 16 x 28 tiles of 192 x 128 in pairs (3.39 waves); columns
+  // 0-3071 are 384 of them, three waves, and columns 3072-3583 one wave: 120 tiles of
+  // 128 x 112 at K = 4096, 64 of 192 x 128 split in two at K = 8192. (M = 2560,
+  // N = 3072 was cut so until version 78, whose 256 x 128 tiles take it; M = 2048,
+  // N = 2560 until version 60, whose 192 x 112 tiles take it.)
+  cake::Plan p = plan(3072, 3584, 8192);
   EXPECT_EQ(p.program, Program::kHopper192x128);
-  EXPECT_EQ(p.head_m, 2560);
-  EXPECT_EQ(p.head_n, 2304);
-  EXPECT_EQ(p.waves, 2);
-  EXPECT_EQ(plan(2560, 3072 - 2304, 8192).program, Program::kHopper128x128);
+  EXPECT_EQ(p.head_m, 3072);
+  EXPECT_EQ(p.head_n, 3072);
+  EXPECT_EQ(p.waves, 3);
+  const cake::Plan columns = plan(3072, 3584 - 3072, 8192);
+  EXPECT_EQ(columns.program, Program::kHopper192x128);
+  EXPECT_EQ(columns.split_k, 2);
+  EXPECT_EQ(plan(3072, 3584 - 3072, 4096).program, Program::kHopper128x112);
   EXPECT_EQ(plan(2048, 1024, 8192).program, Program::kHopper128x128);
   // Not below kHopperRegionAcrossMinK (there the second launch's fixed cost lost).
-  EXPECT_EQ(plan(2560, 3072, cake::kHopperRegionAcrossMinK).head_n, 2304);
-  p = plan(2560, 3072, cake::kHopperRegionAcrossMinK - 128);
-  EXPECT_EQ(p.head_m, 2560);
-  EXPECT_EQ(p.head_n, 3072);
+  EXPECT_EQ(plan(3072, 3584, cake::kHopperRegionAcrossMinK).head_n, 3072);
+  p = plan(3072, 3584, cake::kHopperRegionAcrossMinK - 128);
+  EXPECT_EQ(p.head_m, 3072);
+  EXPECT_EQ(p.head_n, 3584);
   // In pairs: M = 768, N = 14336 is 4 x 112 tiles, 224 pairs along N (3.39 waves
   // of 66); columns 0-12543 are three waves of them, the rest 56 tiles split in two.
   p = plan(768, 14336, 8192);
@@ -625,7 +632,7 @@ TEST(PlanSm90, TwoRegionsCutAlongEitherOperand) {
   // Where fitted weight tiles take the plan they stay (M = 2048, N = 3584, K = 18944:
   // 128 x 112, FittedWeightTiles), and the grid's row regions stay rows.
   EXPECT_EQ(plan(2048, 3584, 18944).program, Program::kHopper128x112);
-  EXPECT_EQ(plan(2048, 4096, 4096).head_m, 1536);
+  EXPECT_EQ(plan(2048, 8192, 4096).head_m, 1536);
   EXPECT_EQ(plan(2048, 8192, 8192).head_m, 1536);
 }
 
@@ -678,8 +685,9 @@ TEST(PlanSm90, TurnedWideTileWhenItSavesWaves) {
   EXPECT_EQ(sm90_program(512, 28672, 1024), Program::kHopper128x128);
   // Every 128 K (K >= kHopperLongPromotionMinK) the threshold is
   // kHopperWideTileMaxWorkPercentLongPromotion = 115: 112.5% and 107% take the
-  // 192-row tiles, 150% does not.
-  EXPECT_EQ(sm90_program(2048, 4096, cake::kHopperLongPromotionMinK), Program::kHopper192x128);
+  // 192-row tiles, 150% does not. (At M = 2048, N = 4096 in two regions, whose place
+  // 256 x 128 tiles take: kHopper256RowTiles*.)
+  EXPECT_EQ(sm90_program(2048, 4096, cake::kHopperLongPromotionMinK), Program::kHopper256x128);
   EXPECT_EQ(sm90_program(2048, 4096, cake::kHopperLongPromotionMinK - 16), Program::kHopper128x128);
   EXPECT_EQ(sm90_program(2048, 8192, 8192), Program::kHopper192x128);
   EXPECT_EQ(sm90_program(512, 28672, 4096), Program::kHopperSwap192x128);
@@ -895,7 +903,7 @@ TEST(PlanSm90, TwoWavePairsOnSlowDram) {
   // The head region of a two-region plan pairs as a one-region plan of its tiles and
   // waves does; the rest is planned as a problem of its own. M = 4096, N = 2560,
   // K = 18944 cuts rows: 2496 rows of 192 x 128 on two waves (256 x 128 tiles would take
-  // three: kHopperSlowDram256RowTilesMaxWaves), then 1600 of 128 x 128. On 16 SMs,
+  // three: kHopper256RowTilesMaxWaves), then 1600 of 128 x 128. On 16 SMs,
   // 948 x 1000 x 12400 cuts columns: 948 x 768 of 192 x 128 on two waves.
   using Head = std::tuple<int64_t, int64_t, int64_t, int, int64_t, int64_t>;
   for (const auto& [M, N, K, sms, head_m, head_n] :
@@ -930,23 +938,17 @@ TEST(PlanSm90, TwoWavePairsOnSlowDram) {
   }
 }
 
-// On slower DRAM, in place of two regions whose 192 x 128 head takes two waves
-// (kHopperSlowDram256RowTiles*): 256 x 128 tiles over the whole problem, single CTAs, in
-// at most two waves, on more than kHopperFewSms SMs. M = 1024, N = K = 8192 and the
-// grid's M = 2048, N = 4096, K = 4096 / 14336 (a head in pairs there before): 256 tiles,
-// two waves. The H200 (and an unknown board) keeps the two regions, and so do few SMs
-// and heads the tiles would need a third wave for (M = 4096, N = 2560, above).
-TEST(PlanSm90, RowTilesOf256OnSlowDram) {
-  constexpr int kSlow = cake::kHopperSlowDramMaxGbps;
+// In place of two regions whose 192 x 128 head takes two waves (kHopper256RowTiles*):
+// 256 x 128 tiles over the whole problem, single CTAs, in at most two waves, on more
+// than kHopperFewSms SMs, on every board. M = 1024, N = K = 8192 and the grid's
+// M = 2048, N = 4096, K = 4096 / 14336: 256 tiles, two waves. Few SMs keep the plan by
+// the shape, and so do heads the tiles would need a third wave for (M = 4096, N = 2560,
+// above).
+TEST(PlanSm90, RowTilesOf256) {
   for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{1024, 8192, 8192}, {2048, 4096, 4096},
                          {2048, 4096, 14336}}) {
     SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
-    const cake::Plan regions = cake::plan(M, N, K, 128, Arch::SM90, 132);
-    EXPECT_EQ(regions.program, Program::kHopper192x128);
-    EXPECT_LT(regions.head_m, M);
-    EXPECT_EQ(regions.waves, cake::kHopperSlowDram256RowTilesHeadWaves);
-    EXPECT_EQ(cake::plan(M, N, K, 128, Arch::SM90, 132, 4916).program, Program::kHopper192x128);
-    for (int dram : {kSlow, 3352}) {
+    for (int dram : {0, 4916, cake::kHopperSlowDramMaxGbps, 3352}) {
       const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132, dram);
       EXPECT_EQ(p.program, Program::kHopper256x128);
       EXPECT_EQ(p.tile_m, 256);
@@ -959,20 +961,23 @@ TEST(PlanSm90, RowTilesOf256OnSlowDram) {
       EXPECT_EQ(p.grid, 132);
     }
     // Few SMs: the plan by the shape, whatever it is there.
-    EXPECT_NE(cake::plan(M, N, K, 128, Arch::SM90, cake::kHopperFewSms, kSlow).program, Program::kHopper256x128);
+    EXPECT_NE(cake::plan(M, N, K, 128, Arch::SM90, cake::kHopperFewSms).program, Program::kHopper256x128);
   }
   // Not where the rest is split over clusters, which leaves the busiest SM less K-block
   // work than the tiles would: M = 768, N = 10240 (cut along columns, a rest of 192 x 112,
   // split 2) and M = 3072, N = 2560 (192 x 128, split 2), both 240 tiles of 256 x 128.
   for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{768, 10240, 16384}, {3072, 2560, 16384}}) {
-    SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
-    const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132, 3352);
-    EXPECT_EQ(p.program, Program::kHopper192x128);
-    EXPECT_EQ(p.waves, cake::kHopperSlowDram256RowTilesHeadWaves);
-    ASSERT_TRUE(p.head_m < M || p.head_n < N);
-    const cake::Plan rest = p.head_m < M ? cake::plan(M - p.head_m, N, K, 128, Arch::SM90, 132, 3352)
-                                         : cake::plan(M, N - p.head_n, K, 128, Arch::SM90, 132, 3352);
-    EXPECT_EQ(rest.split_k, 2);
+    for (int dram : {0, 3352}) {
+      SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K) + " dram_gbps " +
+                   std::to_string(dram));
+      const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132, dram);
+      EXPECT_EQ(p.program, Program::kHopper192x128);
+      EXPECT_EQ(p.waves, cake::kHopper256RowTilesHeadWaves);
+      ASSERT_TRUE(p.head_m < M || p.head_n < N);
+      const cake::Plan rest = p.head_m < M ? cake::plan(M - p.head_m, N, K, 128, Arch::SM90, 132, dram)
+                                           : cake::plan(M, N - p.head_n, K, 128, Arch::SM90, 132, dram);
+      EXPECT_EQ(rest.split_k, 2);
+    }
   }
 }
 
@@ -1401,8 +1406,8 @@ TEST(PlanSm90, FittedWeightTiles) {
   EXPECT_EQ(sm90_program(1792, 3072, 4096), Program::kHopper192x128);
   EXPECT_EQ(sm90_program(896, 37888, 4096), Program::kHopperSwap192x128);
   // Not in place of a cut into two regions, which the estimate likes better:
-  // M = 2560, N = 3072, K = 8192 keeps a head of 2304 columns of 192 x 128 tiles.
-  EXPECT_EQ(cake::plan(2560, 3072, 8192, 128, Arch::SM90, 132).head_n, 2304);
+  // M = 3072, N = 3584, K = 8192 keeps a head of 3072 columns of 192 x 128 tiles.
+  EXPECT_EQ(cake::plan(3072, 3584, 8192, 128, Arch::SM90, 132).head_n, 3072);
   // Not past two waves at 0.93 of the work (M = 2048, N = 7168, K = 8192: 8 of 128 x 112).
   EXPECT_EQ(sm90_program(2048, 7168, 8192), Program::kHopper192x128);
   // On more waves at most 80% of the work (kHopperFittedWeightTilesManyWavesMaxWorkPercent):
@@ -1740,10 +1745,10 @@ TEST(PlanSm90, GridPlansAsBenchmarked) {
       {512, 28672, 4096, P::kHopperSwap192x128, 128, 192, 1, 2, 512, 25344},
       {512, 4096, 14336, P::kHopper128x128, 128, 128, 1, 1, 512, 4096},
       {512, 8192, 8192, P::kHopper128x128, 128, 128, 1, 1, 512, 8192},
-      {2048, 4096, 4096, P::kHopper192x128, 192, 128, 1, 1, 1536, 4096},
+      {2048, 4096, 4096, P::kHopper256x128, 256, 128, 1, 1, 2048, 4096},  // version 78
       {2048, 6144, 4096, P::kHopper192x128, 192, 128, 1, 2, 2048, 6144},
       {2048, 28672, 4096, P::kHopper192x128, 192, 128, 1, 2, 2048, 28672},
-      {2048, 4096, 14336, P::kHopper192x128, 192, 128, 1, 1, 1536, 4096},
+      {2048, 4096, 14336, P::kHopper256x128, 256, 128, 1, 1, 2048, 4096},  // version 78
       {2048, 8192, 8192, P::kHopper192x128, 192, 128, 1, 2, 1536, 8192},
       {8192, 4096, 4096, P::kHopper192x128, 192, 128, 1, 2, 8192, 4096},
       {8192, 6144, 4096, P::kHopper192x128, 192, 128, 1, 2, 8192, 6144},

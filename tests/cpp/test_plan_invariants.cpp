@@ -155,10 +155,9 @@ std::string all_of(const cake::Plan& p) {
 // The board's DRAM bandwidth: above kHopperSlowDramMaxGbps (an H200) the plan is the
 // one for unknown bandwidth (0); at or below it (an H100 SXM) only CTA pairs may
 // differ, single CTAs becoming pairs in as many waves (one or two along M, two along N),
-// or 256 x 128 tiles take the place of two regions whose 192 x 128 head is two waves
-// (kHopperSlowDram256RowTiles*), and every region still runs and covers out.
+// and every region still runs and covers out.
 TEST(PlanInvariants, Sm90DramBandwidthChangesOnlyThePairs) {
-  int along_m = 0, along_n = 0, tiles256 = 0;
+  int along_m = 0, along_n = 0;
   for (int sms : {132, 114, 78})
     for (int64_t M : kMs)
       for (int64_t N : kNs)
@@ -169,32 +168,44 @@ TEST(PlanInvariants, Sm90DramBandwidthChangesOnlyThePairs) {
           EXPECT_EQ(all_of(cake::plan(M, N, K, 128, Arch::SM90, sms, cake::kHopperSlowDramMaxGbps + 1)),
                     all_of(unknown));
           const cake::Plan slow = cake::plan(M, N, K, 128, Arch::SM90, sms, cake::kHopperSlowDramMaxGbps);
-          if (slow.program == cake::Program::kHopper256x128) {
-            ++tiles256;
-            EXPECT_EQ(unknown.program, cake::Program::kHopper192x128);
-            EXPECT_TRUE(unknown.head_m != M || unknown.head_n != N);
-            EXPECT_EQ(unknown.waves, cake::kHopperSlowDram256RowTilesHeadWaves);
-            EXPECT_EQ(slow.head_m, M);
-            EXPECT_EQ(slow.head_n, N);
-            EXPECT_LE(slow.waves, cake::kHopperSlowDram256RowTilesMaxWaves);
-            EXPECT_EQ(slow.cluster_m * slow.cluster_n, 1);
-            EXPECT_EQ(slow.split_k, 1);
-          } else {
-            EXPECT_EQ(all_but_pairs(slow), all_but_pairs(unknown));
-            if (all_of(slow) != all_of(unknown)) {
-              (slow.cluster_m == 2 ? along_m : along_n) += 1;
-              EXPECT_EQ(unknown.cluster_m * unknown.cluster_n, 1);
-              EXPECT_EQ(slow.cluster_m * slow.cluster_n, 2);
-              EXPECT_EQ(slow.waves, unknown.waves);
-              EXPECT_TRUE(slow.cluster_m == 2 ? unknown.waves <= 2 : unknown.waves == 2) << unknown.waves;
-            }
+          EXPECT_EQ(all_but_pairs(slow), all_but_pairs(unknown));
+          if (all_of(slow) != all_of(unknown)) {
+            (slow.cluster_m == 2 ? along_m : along_n) += 1;
+            EXPECT_EQ(unknown.cluster_m * unknown.cluster_n, 1);
+            EXPECT_EQ(slow.cluster_m * slow.cluster_n, 2);
+            EXPECT_EQ(slow.waves, unknown.waves);
+            EXPECT_TRUE(slow.cluster_m == 2 ? unknown.waves <= 2 : unknown.waves == 2) << unknown.waves;
           }
           expect_regions_cover(M, N, K, sms, cake::kHopperSlowDramMaxGbps);
           if (HasFatalFailure() || HasNonfatalFailure()) return;
         }
   EXPECT_GT(along_m, 0) << "the sweep reaches no shape the slower board pairs along M";
   EXPECT_GT(along_n, 0) << "the sweep reaches no shape the slower board pairs along N";
-  EXPECT_GT(tiles256, 0) << "the sweep reaches no shape the slower board takes 256 x 128 tiles for";
+}
+
+// 256 x 128 tiles (kHopper256RowTiles*), on any board: one region, single CTAs, unsplit,
+// in at most kHopper256RowTilesMaxWaves waves, on more than kHopperFewSms SMs.
+TEST(PlanInvariants, Sm90RowTilesOf256AreOneRegionOfSingleCtas) {
+  int tiles256 = 0;
+  for (int sms : {132, 114, 78})
+    for (int dram : {0, cake::kHopperSlowDramMaxGbps})
+      for (int64_t M : kMs)
+        for (int64_t N : kNs)
+          for (int64_t K : kKs) {
+            const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, sms, dram);
+            if (p.program != cake::Program::kHopper256x128) continue;
+            SCOPED_TRACE(std::to_string(M) + " x " + std::to_string(N) + " x " + std::to_string(K) + " on " +
+                         std::to_string(sms) + " SMs");
+            ++tiles256;
+            EXPECT_GT(sms, cake::kHopperFewSms);
+            EXPECT_EQ(p.head_m, M);
+            EXPECT_EQ(p.head_n, N);
+            EXPECT_LE(p.waves, cake::kHopper256RowTilesMaxWaves);
+            EXPECT_EQ(p.cluster_m * p.cluster_n, 1);
+            EXPECT_EQ(p.split_k, 1);
+            if (HasFailure()) return;
+          }
+  EXPECT_GT(tiles256, 0) << "the sweep reaches no shape planned on 256 x 128 tiles";
 }
 
 TEST(PlanInvariants, BlackwellEveryShapeFillsPairs) {

@@ -91,14 +91,14 @@ def test_plan_is_pure_and_queryable():
     assert cake.plan(512, 4096, 4096, 128, arch="sm90", num_sms=132)["cluster_n"] == 1
     # Two row regions where the last wave of 192 x 128 tiles would be partly idle:
     # the plan covers rows [0, head_m), the rest is a problem of its own.
-    regions = cake.plan(2048, 4096, 4096, 128, arch="sm90", num_sms=132)
-    assert regions["program"] == "fp8_hopper_192x128" and regions["head_m"] == 1536 and regions["waves"] == 2
+    regions = cake.plan(3072, 2560, 8192, 128, arch="sm90", num_sms=132)
+    assert regions["program"] == "fp8_hopper_192x128" and regions["head_m"] == 2496 and regions["waves"] == 2
     assert cake.plan(512, 4096, 4096, 128, arch="sm90", num_sms=132)["head_m"] == 512
     # ... and two column regions for the turned 192 x 128 tiles (M = 512, N = 28672).
     columns = cake.plan(512, 28672, 4096, 128, arch="sm90", num_sms=132)
     assert columns["program"] == "fp8_hopper_swap_192x128" and columns["head_n"] == 25344
     assert columns["head_m"] == 512 and columns["waves"] == 4
-    assert regions["head_n"] == 4096
+    assert regions["head_n"] == 2560
     # The board's DRAM bandwidth: on an H100 SXM's (at most 4000 GB/s) one wave of
     # 128 x 112 tiles at long K runs in CTA pairs sharing the weight tile; on an
     # H200's, or unknown (0, the default when arch and num_sms are given), single.
