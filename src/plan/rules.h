@@ -575,31 +575,31 @@ inline constexpr int64_t kHopperSlowDramWeightPairsMinK = 16384;
 // geomean 0.980.
 inline constexpr int64_t kHopperSlowDramTwoWavePairsMinK = 12288;
 
-// Hopper 256-row tiles, on every board: in place of two regions whose head is the 192 x 128 program on
-// kHopper256RowTilesHeadWaves waves: 256 x 128 tiles (fp8_hopper_256x128, two
-// consumer warpgroups of two 64-row passes) over the whole problem, single CTAs, where
-// they take at most kHopper256RowTilesMaxWaves waves, on more than
-// kHopperFewSms SMs. The program forced against the plan on H100 SXMs (the twenty-first
-// session after version 73, docs/results/h100-2026-12-05-split-rul-u8/, two runs each,
-// the quotient of the two cake / cuBLASLt fast ratios): M = 1024, N = 8192, K = 4096
-// 0.899, K = 8192 0.908-0.937 (there the plan read 0.996-1.055 of the unfused path, the
-// tiles 0.948-0.950); M = 2048, N = 4096, K = 4096 0.955-0.963, K = 8192 0.989,
-// K = 14336 0.979-0.981 (a head in pairs, kHopperSlowDramTwoWavePairsMinK). Not where the head takes four
-// waves (M = 2048, N = 8192 and M = 4096, N = 4096: 0.981-1.010), nor in place of one
-// region of 192 x 128 pairs on four waves (1.015-1.029) or at M = 8192 (1.021-1.153).
-// Only where the tiles leave the busiest SM no more K-block work than the two regions
-// together: side by side with the plan before the rule over the 75 shapes it moved
-// without that condition (H100 SXM, the twenty-fourth session after version 73,
-// docs/results/h100-2026-12-06-256-row-tiles/, scripts/plan-ab, one run), the 58 it
-// keeps 0.883-1.036, geomean 0.960; the 17 it leaves, whose rest is split over
-// clusters (M = 768, N = 10240; M = 3072, N = 2560; M = 6144, N = 1280) or of swap
-// 64 x 128 tiles (M = 1280, N = 5120), geomean 1.007, up to 1.101. On the H200 (the
-// same session, forced, two rounds) 0.948-0.995 of the plan's time at six shapes
-// (M = 2048, N = K = 4096 0.948-0.950). Version 78 takes it to every board: on an
-// H200 (the twenty-sixth session, docs/results/h200-2026-12-06-v78/, scripts/plan-ab,
-// two runs) the 58 moved shapes read 0.975 of the plan before (0.924-1.016, 34 faster
-// and none slower by more than 2%; M = 8192, N = 1024, K = 2048 0.924, M = 1280,
-// N = 6144, K = 18944 1.016).
+// Hopper 256-row tiles, on every board: in place of two regions whose head is the
+// 192 x 128 program on kHopper256RowTilesHeadWaves waves: 256 x 128 tiles
+// (fp8_hopper_256x128, two consumer warpgroups of two 64-row passes) over the whole
+// problem, single CTAs, where they take at most kHopper256RowTilesMaxWaves waves, on
+// more than kHopperFewSms SMs. The program forced against the plan on H100 SXMs (the
+// twenty-first session after version 73, docs/results/h100-2026-12-05-split-rul-u8/, two
+// runs each, the quotient of the two cake / cuBLASLt fast ratios): M = 1024, N = 8192,
+// K = 4096 0.899, K = 8192 0.908-0.937 (there the plan read 0.996-1.055 of the unfused
+// path, the tiles 0.948-0.950); M = 2048, N = 4096, K = 4096 0.955-0.963, K = 8192
+// 0.989, K = 14336 0.979-0.981 (a head in pairs, kHopperSlowDramTwoWavePairsMinK). Not
+// where the head takes four waves (M = 2048, N = 8192 and M = 4096, N = 4096:
+// 0.981-1.010), nor in place of one region of 192 x 128 pairs on four waves
+// (1.015-1.029) or at M = 8192 (1.021-1.153). Only where the tiles leave the busiest SM
+// no more K-block work than the two regions together: side by side with the plan before
+// the rule over the 75 shapes it moved without that condition (H100 SXM, the
+// twenty-fourth session after version 73, docs/results/h100-2026-12-06-256-row-tiles/,
+// scripts/plan-ab, one run), the 58 it keeps 0.883-1.036, geomean 0.960; the 17 it
+// leaves, whose rest is split over clusters (M = 768, N = 10240; M = 3072, N = 2560;
+// M = 6144, N = 1280) or of swap 64 x 128 tiles (M = 1280, N = 5120), geomean 1.007, up
+// to 1.101. On the H200 (the same session, forced, two rounds) 0.948-0.995 of the plan's
+// time at six shapes (M = 2048, N = K = 4096 0.948-0.950). Version 78 takes it to every
+// board: on an H200 (the twenty-sixth session, docs/results/h200-2026-12-06-v78/,
+// scripts/plan-ab, two runs) the 58 moved shapes read 0.975 of the plan before
+// (0.924-1.016, 34 faster and none slower by more than 2%; M = 8192, N = 1024, K = 2048
+// 0.924, M = 1280, N = 6144, K = 18944 1.016).
 inline constexpr int64_t kHopper256RowTilesHeadWaves = 2;
 inline constexpr int64_t kHopper256RowTilesMaxWaves = 2;
 
