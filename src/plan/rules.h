@@ -140,12 +140,12 @@ inline constexpr int64_t kHopperWideTileMaxWorkPercentLongPromotion = 115;
 // when they leave the busiest SM at most this percentage of its K-block work (few
 // tiles: M = 256, N = 1024, K = 4096 is 16 tiles of 128 x 128, 64 of 64 x 64).
 inline constexpr int64_t kHopperSmallTileMaxWorkPercent = 50;
-// Where the shape rule's plan splits K over few tiles, up to this K: the 128 x 64
-// swap program whose 64-row side is the longer operand (fp8_hopper_swap_64x128
-// where N > M, fp8_hopper_swap_128x64 otherwise) unsplit, when its tiles are one
-// wave and leave the busiest SM no more K-block work: the split's hand-over is a
-// fixed cost a short K loop does not pay back. H200, 2026-12-01, r = 128, us, the
-// split 128 x 128 plan against that program (the other swap program in brackets):
+// Where the shape rule's plan splits K over few tiles, up to this K: a 128 x 64
+// swap program (which one: kHopperUnsplitSwapWeightRowsMinRatio) unsplit, when its
+// tiles are one wave and leave the busiest SM no more K-block work: the split's
+// hand-over is a fixed cost a short K loop does not pay back. H200, 2026-12-01,
+// r = 128, us, the split 128 x 128 plan against that program (the other swap program
+// in brackets):
 // M = 256, N = 4096: K = 2048 10.44 / 7.80 [8.42], K = 4096 12.98 / 10.74 [12.10],
 // K = 6144 16.16 / 14.13, K = 8192 19.47 / 19.11, K = 14336 29.33 / 29.08; M = 193,
 // N = 4224, K = 4096 13.04 / 10.69; M = 512, N = 2048: K = 4096 12.43 / 10.32
@@ -153,6 +153,23 @@ inline constexpr int64_t kHopperSmallTileMaxWorkPercent = 50;
 // K = 4096 12.34 / 10.23 [10.45]; M = 2048, N = 512: K = 4096 12.26 / 10.32
 // [11.73], K = 6144 15.24 / 13.83, K = 8192 17.94 / 19.05.
 inline constexpr int64_t kHopperUnsplitSwapMaxK = 6144;
+// Where N > M, the weights on the 64-row side (fp8_hopper_swap_64x128) from N = this
+// times M; below, the tokens where their program fills as many SMs. H100 SXM (the
+// twenty-seventh session after version 73, docs/results/h100-2026-12-06-unsplit-swap/):
+// forced against the split 128 x 128 plan, two passes, K = 7168 / 8192, swap 128 x 64
+// (swap 64 x 128 in brackets): M = 896, N = 1024 0.913 / 0.907 (1.031 / 1.030);
+// M = 768, N = 1280 0.938 / 0.933 (0.983 / 0.995); M = 640, N = 1536 1.005 / 1.019
+// (0.957 / 0.925); M = 576, N = 1536 1.062 / 1.063 (0.985 / 1.011). Side by side
+// (scripts/plan-ab, two runs), swap 128 x 64 against swap 64 x 128 at K = 1024..6144:
+// M = 896, N = 1024 (112 CTAs each) 0.898-0.987; M = 768, N = 1280 (120 each)
+// 0.977-0.996; but M = 576, N = 1024 (72 CTAs against 130) 0.918 at K = 1024,
+// 1.070-1.102 from K = 3584, and M = 640, N = 1024 (80 against 130) 1.018-1.122 from
+// K = 3584. Where N <= M, the weights' program on narrower token tiles filling more
+// SMs lost: M = 1280, N = 512 (130 CTAs against 80) 1.094-1.171 of the tokens' time,
+// M = 1536, N = 512 1.164-1.229, M = 1024, N = 768 1.036-1.091. Before, the weights
+// went on the 64-row side wherever N > M; on the H200 this moves 10 dense shapes
+// (M = 768, N = 1280 and M = 896, N = 1024 at K = 1024..6144), not measured there.
+inline constexpr int64_t kHopperUnsplitSwapWeightRowsMinRatio = 2;
 
 // The other way round at long K: where the shape rule's 128 x 128 tiles are one
 // partial wave unsplit, from this K the three-consumer 192 x 128 program with its
@@ -574,6 +591,21 @@ inline constexpr int64_t kHopperSlowDramWeightPairsMinK = 16384;
 // M = 768, N = 10240, K = 16384 1.019); 14 held-out moved shapes 0.919-1.013,
 // geomean 0.980.
 inline constexpr int64_t kHopperSlowDramTwoWavePairsMinK = 12288;
+// 3. 128 x 128 tiles split over K: the unsplit swap program (kHopperUnsplitSwapMaxK,
+// sm90_choice.cpp unsplit_swap) up to this K, where the H200 keeps the split (there
+// at K = 8192: M = 512, N = 2048 18.24 / 19.80 us, M = 2048, N = 512 17.94 / 19.05).
+// H100 SXM (the twenty-seventh session after version 73,
+// docs/results/h100-2026-12-06-unsplit-swap/): the 52 shapes it moves (38 one-wave
+// plans and 4 second regions at K = 7168 / 8192, and the 10 that
+// kHopperUnsplitSwapWeightRowsMinRatio moves at K <= 6144), scripts/plan-ab against
+// version 78's plan, two runs of each of two builds that plan them alike: geomean
+// 0.930 / 0.931, 0.875-1.005 / 0.880-1.003, 45 / 43 faster by more than 2% and none
+// slower (M = 208, N = 4096, K = 7168 19.86 -> 17.48 us; M = 2048, N = 512, K = 8192
+// 21.65 -> 19.31; M = 8192, N = 512, K = 8192, its second region, 69.87 -> 63.86;
+// M = 576, N = 1536, K = 8192 1.003). Not beyond: from K = 12288 the unsplit tiles
+// read 1.018-1.297 of the split plan's time at five shapes
+// (docs/results/h100-2026-12-06-serving-v77/).
+inline constexpr int64_t kHopperSlowDramUnsplitSwapMaxK = 8192;
 
 // Hopper 256-row tiles, on every board: in place of two regions whose head is the
 // 192 x 128 program on kHopper256RowTilesHeadWaves waves: 256 x 128 tiles

@@ -257,6 +257,21 @@ Program tight_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int n
   return one_wave && no_more_work && enough_sms && long_enough ? tight : chosen;
 }
 
+// In place of `split` (a plan split over K whose busiest SM has `work` K-block
+// work), a 128 x 64 swap program unsplit in one wave where it leaves the busiest SM
+// no more work: the split's hand-over is a fixed cost a short K loop does not pay
+// back (kHopperUnsplitSwapMaxK; on slower DRAM kHopperSlowDramUnsplitSwapMaxK). The
+// tokens on its 64-row side (fp8_hopper_swap_128x64) where N <= M, or where N is
+// below kHopperUnsplitSwapWeightRowsMinRatio times M and that program fills as many
+// SMs as the other; else the weights (fp8_hopper_swap_64x128).
+Plan unsplit_swap(const Plan& split, int64_t work, int64_t M, int64_t N, int64_t K, int num_sms) {
+  const Plan tokens = plan_sm90_program(Program::kHopperSwap128x64, M, N, K, num_sms);
+  const Plan weights = plan_sm90_program(Program::kHopperSwap64x128, M, N, K, num_sms);
+  const bool as_many_sms = N < kHopperUnsplitSwapWeightRowsMinRatio * M && tokens.grid >= weights.grid;
+  const Plan& q = N <= M || as_many_sms ? tokens : weights;
+  return q.split_k == 1 && q.waves == 1 && busiest_sm_k_work(q, K) <= work ? q : split;
+}
+
 // Few tiles past decode: the choice above sizes tiles for throughput, and with
 // few of them most SMs idle. The 64-row swap programs (more, smaller tiles, and
 // split-K) then take over when they leave the busiest SM at most
@@ -283,13 +298,9 @@ Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
     if (work <= limit && work < best) best = work, chosen = small;
   }
   // Few tiles at short K: a split of the shape rule's tiles gives way to the swap
-  // program with the longer operand on its 64-row side, unsplit in one wave
-  // (kHopperUnsplitSwapMaxK).
-  if (chosen == by_shape && K <= kHopperUnsplitSwapMaxK && shape_plan.split_k > 1) {
-    const Program swap = N > M ? Program::kHopperSwap64x128 : Program::kHopperSwap128x64;
-    const Plan q = plan_sm90_program(swap, M, N, K, num_sms);
-    if (q.split_k == 1 && q.waves == 1 && busiest_sm_k_work(q, K) <= best) chosen = swap;
-  }
+  // program unsplit in one wave (kHopperUnsplitSwapMaxK).
+  if (chosen == by_shape && K <= kHopperUnsplitSwapMaxK && shape_plan.split_k > 1)
+    chosen = unsplit_swap(shape_plan, best, M, N, K, num_sms).program;
   // One partial wave of 128 x 128 tiles at long K: the 192 x 128 program split
   // (kHopperSplitWideTileMinK).
   if (chosen == Program::kHopper128x128 && K >= kHopperSplitWideTileMinK && shape_plan.split_k == 1 &&
@@ -438,8 +449,10 @@ Plan plan_sm90_256_row_tiles(const Plan& shape, int64_t M, int64_t N, int64_t K,
 // A board whose DRAM is slower than the H200's (kHopperSlowDramMaxGbps: the H100 SXM).
 bool slow_dram_board(int dram_gbps) { return dram_gbps > 0 && dram_gbps <= kHopperSlowDramMaxGbps; }
 
-// On boards with slower DRAM (kHopperSlowDram*), pairings the H200 does without,
-// where waves of single CTAs are paced by what L2 delivers:
+// On boards with slower DRAM (kHopperSlowDram*): first, 128 x 128 tiles split over
+// K give way to the unsplit swap program up to a longer K than on the H200
+// (kHopperSlowDramUnsplitSwapMaxK, unsplit_swap); then pairings the H200 does
+// without, where waves of single CTAs are paced by what L2 delivers:
 //  - one or two waves of a program built both ways (128 x 112, 128 x 128) over two
 //    or more token tiles and at least as many weight tiles, at long K (longer for one
 //    wave): CTA pairs sharing the weight tile (lying along M);
@@ -452,6 +465,9 @@ bool slow_dram_board(int dram_gbps) { return dram_gbps > 0 && dram_gbps <= kHopp
 // as a one-region plan of the same tiles and waves does.
 Plan plan_sm90_board(const Plan& chosen, int64_t K, int num_sms, int dram_gbps) {
   const bool slow_dram = slow_dram_board(dram_gbps);
+  if (slow_dram && chosen.program == Program::kHopper128x128 && chosen.split_k > 1 &&
+      K <= kHopperSlowDramUnsplitSwapMaxK)
+    return unsplit_swap(chosen, busiest_sm_k_work(chosen, K), chosen.head_m, chosen.head_n, K, num_sms);
   const bool single = chosen.cluster_m * chosen.cluster_n == 1 &&
                       chosen.split_k == 1 && chosen.tiles_m >= 2 && chosen.tiles_n >= 2;
   if (!slow_dram || !single) return chosen;

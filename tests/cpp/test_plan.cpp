@@ -818,6 +818,55 @@ TEST(PlanSm90, WeightTilePairsOf128x112OnTwoTokenTilesAtLongK) {
   }
 }
 
+// Of the two unsplit swap programs (kHopperUnsplitSwapWeightRowsMinRatio): the tokens
+// on the 64-row side where N <= M, or where N < 2M and both fill as many SMs; else the
+// weights, which fill more SMs on narrower token tiles.
+TEST(PlanSm90, UnsplitSwapSide) {
+  for (auto [M, N, program] : {std::tuple{int64_t{896}, int64_t{1024}, Program::kHopperSwap128x64},
+                               std::tuple{int64_t{768}, int64_t{1280}, Program::kHopperSwap128x64},
+                               std::tuple{int64_t{640}, int64_t{1536}, Program::kHopperSwap64x128},
+                               std::tuple{int64_t{576}, int64_t{1024}, Program::kHopperSwap64x128},
+                               std::tuple{int64_t{1280}, int64_t{512}, Program::kHopperSwap128x64}}) {
+    const cake::Plan p = cake::plan(M, N, 4096, 128, Arch::SM90, 132);
+    EXPECT_EQ(p.program, program) << M << " " << N;
+    EXPECT_EQ(p.split_k, 1) << M << " " << N;
+    EXPECT_EQ(p.waves, 1) << M << " " << N;
+  }
+  // 112 CTAs each way; 72 of 64 x 128 tiles against 130 of 128 x 40.
+  EXPECT_EQ(cake::plan(896, 1024, 4096, 128, Arch::SM90, 132).grid, 112);
+  EXPECT_EQ(cake::plan(576, 1024, 4096, 128, Arch::SM90, 132).grid, 130);
+}
+
+// On slower DRAM the unsplit swap programs take one wave of 128 x 128 tiles split over
+// K up to kHopperSlowDramUnsplitSwapMaxK (above kHopperUnsplitSwapMaxK, where the H200
+// keeps the split), a second region too; not beyond it.
+TEST(PlanSm90, UnsplitSwapFurtherOnSlowDram) {
+  constexpr int kSlow = cake::kHopperSlowDramMaxGbps;
+  static_assert(cake::kHopperSlowDramUnsplitSwapMaxK > cake::kHopperUnsplitSwapMaxK);
+  for (int64_t K : {int64_t{7168}, cake::kHopperSlowDramUnsplitSwapMaxK})
+    for (auto [M, N, program] : {std::tuple{int64_t{2048}, int64_t{512}, Program::kHopperSwap128x64},
+                                 std::tuple{int64_t{768}, int64_t{1280}, Program::kHopperSwap128x64},
+                                 std::tuple{int64_t{256}, int64_t{4096}, Program::kHopperSwap64x128}}) {
+      const cake::Plan fast = cake::plan(M, N, K, 128, Arch::SM90, 132, kSlow + 1);
+      EXPECT_EQ(fast.program, Program::kHopper128x128) << M << " " << N << " " << K;
+      EXPECT_EQ(fast.split_k, 2) << M << " " << N << " " << K;
+      const cake::Plan slow = cake::plan(M, N, K, 128, Arch::SM90, 132, kSlow);
+      EXPECT_EQ(slow.program, program) << M << " " << N << " " << K;
+      EXPECT_EQ(slow.split_k, 1) << M << " " << N << " " << K;
+      EXPECT_EQ(slow.waves, 1) << M << " " << N << " " << K;
+      EXPECT_EQ(slow.grid, fast.grid) << M << " " << N << " " << K;
+    }
+  // The second region of M = 8192, N = 512: 1856 rows after the 192 x 128 head.
+  const cake::Plan head = cake::plan(8192, 512, 8192, 128, Arch::SM90, 132, kSlow);
+  EXPECT_EQ(head.program, Program::kHopper192x128);
+  ASSERT_EQ(head.head_m, 6336);
+  EXPECT_EQ(cake::plan(8192 - 6336, 512, 8192, 128, Arch::SM90, 132, kSlow).program, Program::kHopperSwap128x64);
+  const cake::Plan beyond =
+      cake::plan(2048, 512, cake::kHopperSlowDramUnsplitSwapMaxK + 128, 128, Arch::SM90, 132, kSlow);
+  EXPECT_EQ(beyond.program, Program::kHopper128x128);
+  EXPECT_EQ(beyond.split_k, 2);
+}
+
 // On boards with slower DRAM (kHopperSlowDramMaxGbps: an H100 SXM, not an H200), one
 // wave of single 128 x 112 or 128 x 128 CTAs over several token tiles and at least as
 // many weight tiles from kHopperSlowDramWeightPairsMinK on runs in pairs sharing the

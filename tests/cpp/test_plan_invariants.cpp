@@ -153,11 +153,13 @@ std::string all_of(const cake::Plan& p) {
 }
 
 // The board's DRAM bandwidth: above kHopperSlowDramMaxGbps (an H200) the plan is the
-// one for unknown bandwidth (0); at or below it (an H100 SXM) only CTA pairs may
-// differ, single CTAs becoming pairs in as many waves (one or two along M, two along N),
-// and every region still runs and covers out.
-TEST(PlanInvariants, Sm90DramBandwidthChangesOnlyThePairs) {
-  int along_m = 0, along_n = 0;
+// one for unknown bandwidth (0); at or below it (an H100 SXM) either 128 x 128 tiles
+// split over K up to kHopperSlowDramUnsplitSwapMaxK become a 128 x 64 swap program,
+// unsplit in one wave over the same region, or only CTA pairs differ, single CTAs
+// becoming pairs in as many waves (one or two along M, two along N); every region
+// still runs and covers out.
+TEST(PlanInvariants, Sm90DramBandwidthChangesOnlySplitsAndPairs) {
+  int along_m = 0, along_n = 0, unsplit = 0;
   for (int sms : {132, 114, 78})
     for (int64_t M : kMs)
       for (int64_t N : kNs)
@@ -168,8 +170,20 @@ TEST(PlanInvariants, Sm90DramBandwidthChangesOnlyThePairs) {
           EXPECT_EQ(all_of(cake::plan(M, N, K, 128, Arch::SM90, sms, cake::kHopperSlowDramMaxGbps + 1)),
                     all_of(unknown));
           const cake::Plan slow = cake::plan(M, N, K, 128, Arch::SM90, sms, cake::kHopperSlowDramMaxGbps);
-          EXPECT_EQ(all_but_pairs(slow), all_but_pairs(unknown));
-          if (all_of(slow) != all_of(unknown)) {
+          if (all_but_pairs(slow) != all_but_pairs(unknown)) {
+            ++unsplit;
+            EXPECT_EQ(unknown.program, cake::Program::kHopper128x128);
+            EXPECT_GT(unknown.split_k, 1);
+            EXPECT_LE(K, cake::kHopperSlowDramUnsplitSwapMaxK);
+            EXPECT_TRUE(slow.program == cake::Program::kHopperSwap128x64 ||
+                        slow.program == cake::Program::kHopperSwap64x128)
+                << cake::program_name(slow.program);
+            EXPECT_EQ(slow.split_k, 1);
+            EXPECT_EQ(slow.waves, 1);
+            EXPECT_EQ(slow.cluster_m * slow.cluster_n, 1);
+            EXPECT_EQ(slow.head_m, unknown.head_m);
+            EXPECT_EQ(slow.head_n, unknown.head_n);
+          } else if (all_of(slow) != all_of(unknown)) {
             (slow.cluster_m == 2 ? along_m : along_n) += 1;
             EXPECT_EQ(unknown.cluster_m * unknown.cluster_n, 1);
             EXPECT_EQ(slow.cluster_m * slow.cluster_n, 2);
@@ -181,6 +195,7 @@ TEST(PlanInvariants, Sm90DramBandwidthChangesOnlyThePairs) {
         }
   EXPECT_GT(along_m, 0) << "the sweep reaches no shape the slower board pairs along M";
   EXPECT_GT(along_n, 0) << "the sweep reaches no shape the slower board pairs along N";
+  EXPECT_GT(unsplit, 0) << "the sweep reaches no split the slower board gives to a swap program";
 }
 
 // 256 x 128 tiles (kHopper256RowTiles*), on any board: one region, single CTAs, unsplit,
