@@ -154,21 +154,22 @@ inline constexpr int64_t kHopperSmallTileMaxWorkPercent = 50;
 // [11.73], K = 6144 15.24 / 13.83, K = 8192 17.94 / 19.05.
 inline constexpr int64_t kHopperUnsplitSwapMaxK = 6144;
 // Where N > M, the weights on the 64-row side (fp8_hopper_swap_64x128) from N = this
-// times M; below, the tokens where their program fills as many SMs. H100 SXM (the
-// twenty-seventh session after version 73, docs/results/h100-2026-12-06-unsplit-swap/):
-// forced against the split 128 x 128 plan, two passes, K = 7168 / 8192, swap 128 x 64
-// (swap 64 x 128 in brackets): M = 896, N = 1024 0.913 / 0.907 (1.031 / 1.030);
-// M = 768, N = 1280 0.938 / 0.933 (0.983 / 0.995); M = 640, N = 1536 1.005 / 1.019
-// (0.957 / 0.925); M = 576, N = 1536 1.062 / 1.063 (0.985 / 1.011). Side by side
-// (scripts/plan-ab, two runs), swap 128 x 64 against swap 64 x 128 at K = 1024..6144:
-// M = 896, N = 1024 (112 CTAs each) 0.898-0.987; M = 768, N = 1280 (120 each)
-// 0.977-0.996; but M = 576, N = 1024 (72 CTAs against 130) 0.918 at K = 1024,
-// 1.070-1.102 from K = 3584, and M = 640, N = 1024 (80 against 130) 1.018-1.122 from
-// K = 3584. Where N <= M, the weights' program on narrower token tiles filling more
-// SMs lost: M = 1280, N = 512 (130 CTAs against 80) 1.094-1.171 of the tokens' time,
-// M = 1536, N = 512 1.164-1.229, M = 1024, N = 768 1.036-1.091. Before, the weights
-// went on the 64-row side wherever N > M; on the H200 this moves 10 dense shapes
-// (M = 768, N = 1280 and M = 896, N = 1024 at K = 1024..6144), not measured there.
+// times M; below, the tokens where their program fills at least as many SMs. H100 SXM
+// (the twenty-seventh session after version 73,
+// docs/results/h100-2026-12-06-unsplit-swap/): forced against the split 128 x 128
+// plan, two passes, K = 7168 / 8192, swap 128 x 64 (swap 64 x 128 in brackets):
+// M = 896, N = 1024 0.913 / 0.907 (1.031 / 1.030); M = 768, N = 1280 0.938 / 0.933
+// (0.983 / 0.995); M = 640, N = 1536 1.005 / 1.019 (0.957 / 0.925); M = 576, N = 1536
+// 1.062 / 1.063 (0.985 / 1.011). Side by side (scripts/plan-ab, two runs), swap
+// 128 x 64 against swap 64 x 128 at K = 1024..6144: M = 896, N = 1024 (112 CTAs each)
+// 0.898-0.987; M = 768, N = 1280 (120 each) 0.977-0.996; but M = 576, N = 1024 (72
+// CTAs against 130) 0.918 at K = 1024, 1.070-1.102 from K = 3584, and M = 640,
+// N = 1024 (80 against 130) 1.018-1.122 from K = 3584. Where N <= M, the weights'
+// program on narrower weight tiles filling more SMs lost: M = 1280, N = 512 (130 CTAs
+// against 80) 1.094-1.171 of the tokens' time, M = 1536, N = 512 1.164-1.229,
+// M = 1024, N = 768 1.036-1.091. Before, the weights went on the 64-row side wherever
+// N > M; on the H200 this moves 10 dense shapes (M = 768, N = 1280 and M = 896,
+// N = 1024 at K = 1024..6144), not measured there.
 inline constexpr int64_t kHopperUnsplitSwapWeightRowsMinRatio = 2;
 
 // The other way round at long K: where the shape rule's 128 x 128 tiles are one

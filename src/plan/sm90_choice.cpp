@@ -262,8 +262,8 @@ Program tight_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int n
 // no more work: the split's hand-over is a fixed cost a short K loop does not pay
 // back (kHopperUnsplitSwapMaxK; on slower DRAM kHopperSlowDramUnsplitSwapMaxK). The
 // tokens on its 64-row side (fp8_hopper_swap_128x64) where N <= M, or where N is
-// below kHopperUnsplitSwapWeightRowsMinRatio times M and that program fills as many
-// SMs as the other; else the weights (fp8_hopper_swap_64x128).
+// below kHopperUnsplitSwapWeightRowsMinRatio times M and that program fills at least
+// as many SMs as the other; else the weights (fp8_hopper_swap_64x128).
 Plan unsplit_swap(const Plan& split, int64_t work, int64_t M, int64_t N, int64_t K, int num_sms) {
   const Plan tokens = plan_sm90_program(Program::kHopperSwap128x64, M, N, K, num_sms);
   const Plan weights = plan_sm90_program(Program::kHopperSwap64x128, M, N, K, num_sms);

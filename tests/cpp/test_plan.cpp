@@ -819,8 +819,8 @@ TEST(PlanSm90, WeightTilePairsOf128x112OnTwoTokenTilesAtLongK) {
 }
 
 // Of the two unsplit swap programs (kHopperUnsplitSwapWeightRowsMinRatio): the tokens
-// on the 64-row side where N <= M, or where N < 2M and both fill as many SMs; else the
-// weights, which fill more SMs on narrower token tiles.
+// on the 64-row side where N <= M, or where N < 2M and theirs fills at least as many
+// SMs; else the weights, which fill more SMs on narrower weight tiles.
 TEST(PlanSm90, UnsplitSwapSide) {
   for (auto [M, N, program] : {std::tuple{int64_t{896}, int64_t{1024}, Program::kHopperSwap128x64},
                                std::tuple{int64_t{768}, int64_t{1280}, Program::kHopperSwap128x64},
