@@ -603,9 +603,10 @@ inline constexpr int64_t kHopperSlowDramTwoWavePairsMinK = 12288;
 // 0.930 / 0.931, 0.875-1.005 / 0.880-1.003, 45 / 43 faster by more than 2% and none
 // slower (M = 208, N = 4096, K = 7168 19.86 -> 17.48 us; M = 2048, N = 512, K = 8192
 // 21.65 -> 19.31; M = 8192, N = 512, K = 8192, its second region, 69.87 -> 63.86;
-// M = 576, N = 1536, K = 8192 1.003). Not beyond: from K = 12288 the unsplit tiles
-// read 1.018-1.297 of the split plan's time at five shapes
-// (docs/results/h100-2026-12-06-serving-v77/).
+// M = 576, N = 1536, K = 8192 1.003). On 114 SMs of the same board (--sms 114), the
+// 35 shapes it moves there: 0.940 (0.898-0.999), none slower by more than 2%. Not
+// beyond: from K = 12288 the unsplit tiles read 1.018-1.297 of the split plan's time
+// at five shapes (docs/results/h100-2026-12-06-serving-v77/).
 inline constexpr int64_t kHopperSlowDramUnsplitSwapMaxK = 8192;
 
 // Hopper 256-row tiles, on every board: in place of two regions whose head is the
