@@ -608,6 +608,18 @@ inline constexpr int64_t kHopperSlowDramTwoWavePairsMinK = 12288;
 // beyond: from K = 12288 the unsplit tiles read 1.018-1.297 of the split plan's time
 // at five shapes (docs/results/h100-2026-12-06-serving-v77/).
 inline constexpr int64_t kHopperSlowDramUnsplitSwapMaxK = 8192;
+// 4. Two waves of 128 x 128 tiles over the whole problem, single CTAs or pairs sharing
+// the token tile (not the weight pairs of 1 and 2, which go first), from this K on:
+// one wave of 256 x 128 tiles, single CTAs (sm90_choice.cpp slow_dram_256_row_tiles).
+// Per SM the same outputs from 384 operand rows per K block instead of 512. H100 SXM
+// (the twenty-eighth session after version 73, docs/results/h100-2026-12-06-256-row-tiles-slow-dram/),
+// the program forced against the plan, two passes, medians of per-pass ratios: single
+// CTAs at K = 6144 / 7168 / 8192 0.928-0.986 over 19 shapes (M = 448, N = 8192,
+// K = 8192 58.20 -> 54.43 us; M = 1792, N = 2048, K = 6144 0.928); token-tile pairs
+// at K = 8192..18944 0.921-1.012 over 15 (M = 1024, N = 4096, K = 18944 129.34 ->
+// 119.09). Not below this K (K = 2048..4096: 0.981-1.024 over 12), nor in place of
+// the weight pairs (M = 448, N = 8192, K = 12288..18944 0.987-1.026).
+inline constexpr int64_t kHopperSlowDram256RowTilesMinK = 6144;
 
 // Hopper 256-row tiles, on every board: in place of two regions whose head is the
 // 192 x 128 program on kHopper256RowTilesHeadWaves waves: 256 x 128 tiles

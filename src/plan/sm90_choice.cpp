@@ -1,7 +1,7 @@
 // Which Hopper program, on which tiles, and whether in two regions: the plan of a
 // problem by its shape (plan_sm90_shape), then 256 x 128 tiles in place of some
-// two-region plans (plan_sm90_256_row_tiles), then by its board's DRAM (pairings,
-// plan_sm90_board).
+// two-region plans (plan_sm90_256_row_tiles), then by its board's DRAM (unsplit swap
+// programs, pairings, 256 x 128 tiles: plan_sm90_board).
 // Each step compares estimates of the busiest SM's work under the candidates' plans
 // (sm90_program.cpp) against thresholds measured on the H200 (rules.h).
 #include "plan/sm90.h"
@@ -446,13 +446,8 @@ Plan plan_sm90_256_row_tiles(const Plan& shape, int64_t M, int64_t N, int64_t K,
   return tiles.waves <= kHopper256RowTilesMaxWaves && no_more_work ? tiles : shape;
 }
 
-// A board whose DRAM is slower than the H200's (kHopperSlowDramMaxGbps: the H100 SXM).
-bool slow_dram_board(int dram_gbps) { return dram_gbps > 0 && dram_gbps <= kHopperSlowDramMaxGbps; }
-
-// On boards with slower DRAM (kHopperSlowDram*): first, 128 x 128 tiles split over
-// K give way to the unsplit swap program up to a longer K than on the H200
-// (kHopperSlowDramUnsplitSwapMaxK, unsplit_swap); then pairings the H200 does
-// without, where waves of single CTAs are paced by what L2 delivers:
+// On boards with slower DRAM, pairings the H200 does without, where waves of single
+// CTAs are paced by what L2 delivers:
 //  - one or two waves of a program built both ways (128 x 112, 128 x 128) over two
 //    or more token tiles and at least as many weight tiles, at long K (longer for one
 //    wave): CTA pairs sharing the weight tile (lying along M);
@@ -463,14 +458,10 @@ bool slow_dram_board(int dram_gbps) { return dram_gbps > 0 && dram_gbps <= kHopp
 // `chosen` is one region's plan (its head_m x head_n; the rest of out is planned as a
 // problem of its own and comes here in its turn), so a two-region plan's head pairs
 // as a one-region plan of the same tiles and waves does.
-Plan plan_sm90_board(const Plan& chosen, int64_t K, int num_sms, int dram_gbps) {
-  const bool slow_dram = slow_dram_board(dram_gbps);
-  if (slow_dram && chosen.program == Program::kHopper128x128 && chosen.split_k > 1 &&
-      K <= kHopperSlowDramUnsplitSwapMaxK)
-    return unsplit_swap(chosen, busiest_sm_k_work(chosen, K), chosen.head_m, chosen.head_n, K, num_sms);
+Plan slow_dram_pairs(const Plan& chosen, int64_t K, int num_sms) {
   const bool single = chosen.cluster_m * chosen.cluster_n == 1 &&
                       chosen.split_k == 1 && chosen.tiles_m >= 2 && chosen.tiles_n >= 2;
-  if (!slow_dram || !single) return chosen;
+  if (!single) return chosen;
   // The programs by their shapes (config.h): built both ways; 192 tokens, not turned.
   bool both_ways = false, tokens192 = false;
   sm90::with_shape(chosen.program, [&](auto shape) {
@@ -490,12 +481,42 @@ Plan plan_sm90_board(const Plan& chosen, int64_t K, int num_sms, int dram_gbps) 
   return pairs.waves == chosen.waves ? pairs : chosen;
 }
 
+// On boards with slower DRAM, two waves of 128 x 128 tiles over the whole problem,
+// single or in pairs sharing the token tile, from kHopperSlowDram256RowTilesMinK on:
+// one wave of 256 x 128 tiles, single CTAs, where they take one wave and leave the
+// busiest SM no more K-block work. Each SM then reads 384 operand rows per K block for
+// its 256 x 128 outputs, not 512.
+Plan slow_dram_256_row_tiles(const Plan& chosen, int64_t M, int64_t N, int64_t K, int num_sms) {
+  if (num_sms <= kHopperFewSms || chosen.program != Program::kHopper128x128 || chosen.waves != 2 ||
+      chosen.split_k != 1 || chosen.cluster_m != 1 || chosen.head_m != M || chosen.head_n != N ||
+      K < kHopperSlowDram256RowTilesMinK)
+    return chosen;
+  const Plan tiles = plan_sm90_program(Program::kHopper256x128, M, N, K, num_sms, 1, 0, 0, 1);
+  const bool no_more_work = busiest_sm_k_work(tiles, K) <= busiest_sm_k_work(chosen, K);
+  return tiles.waves == 1 && tiles.split_k == 1 && no_more_work ? tiles : chosen;
+}
+
+// A board whose DRAM is slower than the H200's (kHopperSlowDramMaxGbps: the H100 SXM)
+// changes a plan in three steps (kHopperSlowDram*): 128 x 128 tiles split over K give
+// way to the unsplit swap program up to a longer K than on the H200
+// (kHopperSlowDramUnsplitSwapMaxK, unsplit_swap); else pairings (slow_dram_pairs);
+// else, where no pairs along M were taken, 256 x 128 tiles in place of two waves of
+// 128 x 128 (slow_dram_256_row_tiles).
+Plan plan_sm90_board(const Plan& chosen, int64_t M, int64_t N, int64_t K, int num_sms, int dram_gbps) {
+  const bool slow_dram = dram_gbps > 0 && dram_gbps <= kHopperSlowDramMaxGbps;
+  if (!slow_dram) return chosen;
+  if (chosen.program == Program::kHopper128x128 && chosen.split_k > 1 && K <= kHopperSlowDramUnsplitSwapMaxK)
+    return unsplit_swap(chosen, busiest_sm_k_work(chosen, K), chosen.head_m, chosen.head_n, K, num_sms);
+  const Plan paired = slow_dram_pairs(chosen, K, num_sms);
+  return paired.cluster_m == 1 ? slow_dram_256_row_tiles(paired, M, N, K, num_sms) : paired;
+}
+
 }  // namespace
 
 Plan plan_sm90(int64_t M, int64_t N, int64_t K, int num_sms, int dram_gbps) {
   const Plan shape = plan_sm90_shape(M, N, K, num_sms);
   const Plan tiles = plan_sm90_256_row_tiles(shape, M, N, K, num_sms);
-  return tiles.program != shape.program ? tiles : plan_sm90_board(shape, K, num_sms, dram_gbps);
+  return tiles.program != shape.program ? tiles : plan_sm90_board(shape, M, N, K, num_sms, dram_gbps);
 }
 
 }  // namespace cake::planner

@@ -907,12 +907,13 @@ TEST(PlanSm90, WeightTilePairsOnSlowDram) {
     EXPECT_EQ(rest.program, Program::kHopper128x112);
     EXPECT_EQ(rest.cluster_m, slow ? 2 : 1);
   }
-  // Not below that K, not on two waves below their K (kHopperSlowDramTwoWavePairsMinK),
-  // not on one token tile, not on more token tiles than weight tiles (20 x 6 and 14 x 8
-  // of 128 x 128).
+  // Not below that K, not on two waves below their K (kHopperSlowDramTwoWavePairsMinK;
+  // M = 512, N = 8192 below kHopperSlowDram256RowTilesMinK too, from which 256 x 128
+  // tiles take it), not on one token tile, not on more token tiles than weight tiles
+  // (20 x 6 and 14 x 8 of 128 x 128).
   for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{512, 3584, cake::kHopperSlowDramWeightPairsMinK - 2048},
                          {512, 4096, cake::kHopperSlowDramWeightPairsMinK - 2048},
-                         {512, 8192, cake::kHopperSlowDramTwoWavePairsMinK - 4096},
+                         {512, 8192, cake::kHopperSlowDram256RowTilesMinK - 2048},
                          {128, 7168, 18944},
                          {2560, 768, 18944},
                          {1792, 1024, 18944}}) {
@@ -975,7 +976,7 @@ TEST(PlanSm90, TwoWavePairsOnSlowDram) {
   // Not below that K, not on one token tile (192 tokens), not where the pairs would
   // take a third wave (7 x 35 tiles of 128 x 112: 4 x 35 pairs).
   for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{4096, 1536, kMinK - 4096},
-                         {512, 8192, kMinK - 4096},
+                         {512, 8192, cake::kHopperSlowDram256RowTilesMinK - 2048},
                          {192, 28672, 18944},
                          {896, 3840, 18944}}) {
     const cake::Plan at0 = cake::plan(M, N, K, 128, Arch::SM90, 132);
@@ -984,6 +985,49 @@ TEST(PlanSm90, TwoWavePairsOnSlowDram) {
     EXPECT_EQ(slow.cluster_m, at0.cluster_m) << M << " " << N << " " << K;
     EXPECT_EQ(slow.cluster_n, at0.cluster_n) << M << " " << N << " " << K;
     EXPECT_EQ(slow.grid, at0.grid) << M << " " << N << " " << K;
+  }
+}
+
+// On slower DRAM, two waves of 128 x 128 tiles over the whole problem, single or in
+// pairs sharing the token tile, from kHopperSlowDram256RowTilesMinK on: one wave of
+// single 256 x 128 CTAs (the same work on the busiest SM). The H200 keeps the plan.
+TEST(PlanSm90, RowTilesOf256OnSlowDram) {
+  constexpr int kSlow = cake::kHopperSlowDramMaxGbps;
+  constexpr int64_t kMinK = cake::kHopperSlowDram256RowTilesMinK;
+  // Single CTAs: 4 x 64 / 14 x 16 tiles (M = 448: 2 x 64 of 256 rows); pairs along N:
+  // 8 x 32 at K = 18944 (pairs from kHopperSlowDramTwoWavePairsMinK on every board there).
+  using Case = std::tuple<int64_t, int64_t, int64_t, int, int64_t>;
+  for (const auto& [M, N, K, pairs_n, grid] :
+       {Case{448, 8192, 7168, 1, 128}, Case{1792, 2048, kMinK, 1, 112}, Case{1024, 4096, 18944, 2, 128}}) {
+    SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
+    for (int dram : {0, 4916, kSlow + 1}) {
+      const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132, dram);
+      EXPECT_EQ(p.program, Program::kHopper128x128);
+      EXPECT_EQ(p.waves, 2);
+      EXPECT_EQ(p.cluster_m, 1);
+      EXPECT_EQ(p.cluster_n, pairs_n);
+    }
+    for (int dram : {kSlow, 3352}) {
+      const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132, dram);
+      EXPECT_EQ(p.program, Program::kHopper256x128);
+      EXPECT_EQ(p.head_m, M);
+      EXPECT_EQ(p.head_n, N);
+      EXPECT_EQ(p.waves, 1);
+      EXPECT_EQ(p.split_k, 1);
+      EXPECT_EQ(p.cluster_m * p.cluster_n, 1);
+      EXPECT_EQ(p.grid, grid);
+    }
+  }
+  // Not below that K; not in place of pairs sharing the weight tile (M = 448,
+  // N = 8192 from kHopperSlowDramTwoWavePairsMinK); not where 256 x 128 tiles take two
+  // waves too (M = 640, N = 6144: 144 of them); not on few SMs (kHopperFewSms: on 78,
+  // 4 x 38 tiles of 128 x 128 are two waves, 2 x 38 of 256 x 128 would be one).
+  for (auto [M, N, K, sms] : {std::tuple<int64_t, int64_t, int64_t, int>{512, 8192, kMinK - 2048, 132},
+                              {448, 8192, cake::kHopperSlowDramTwoWavePairsMinK, 132},
+                              {640, 6144, 8192, 132},
+                              {512, 4864, 8192, 78}}) {
+    const cake::Plan slow = cake::plan(M, N, K, 128, Arch::SM90, sms, kSlow);
+    EXPECT_EQ(slow.program, Program::kHopper128x128) << M << " " << N << " " << K << " on " << sms;
   }
 }
 

@@ -155,11 +155,13 @@ std::string all_of(const cake::Plan& p) {
 // The board's DRAM bandwidth: above kHopperSlowDramMaxGbps (an H200) the plan is the
 // one for unknown bandwidth (0); at or below it (an H100 SXM) either 128 x 128 tiles
 // split over K up to kHopperSlowDramUnsplitSwapMaxK become a 128 x 64 swap program,
-// unsplit in one wave over the same region, or only CTA pairs differ, single CTAs
-// becoming pairs in as many waves (one or two along M, two along N); every region
-// still runs and covers out.
-TEST(PlanInvariants, Sm90DramBandwidthChangesOnlySplitsAndPairs) {
-  int along_m = 0, along_n = 0, unsplit = 0;
+// unsplit in one wave over the same region; or two waves of 128 x 128 tiles over the
+// whole problem (not in pairs along M) from kHopperSlowDram256RowTilesMinK become one
+// wave of single 256 x 128 CTAs; or only CTA pairs differ, single CTAs becoming pairs
+// in as many waves (one or two along M, two along N); every region still runs and
+// covers out.
+TEST(PlanInvariants, Sm90DramBandwidthChangesOnlySplitsTilesAndPairs) {
+  int along_m = 0, along_n = 0, unsplit = 0, rows256 = 0;
   for (int sms : {132, 114, 78})
     for (int64_t M : kMs)
       for (int64_t N : kNs)
@@ -170,7 +172,21 @@ TEST(PlanInvariants, Sm90DramBandwidthChangesOnlySplitsAndPairs) {
           EXPECT_EQ(all_of(cake::plan(M, N, K, 128, Arch::SM90, sms, cake::kHopperSlowDramMaxGbps + 1)),
                     all_of(unknown));
           const cake::Plan slow = cake::plan(M, N, K, 128, Arch::SM90, sms, cake::kHopperSlowDramMaxGbps);
-          if (all_but_pairs(slow) != all_but_pairs(unknown)) {
+          if (slow.program == cake::Program::kHopper256x128 && unknown.program != slow.program) {
+            ++rows256;
+            EXPECT_EQ(unknown.program, cake::Program::kHopper128x128);
+            EXPECT_EQ(unknown.waves, 2);
+            EXPECT_EQ(unknown.split_k, 1);
+            EXPECT_EQ(unknown.cluster_m, 1);
+            EXPECT_EQ(unknown.head_m, M);
+            EXPECT_EQ(unknown.head_n, N);
+            EXPECT_GE(K, cake::kHopperSlowDram256RowTilesMinK);
+            EXPECT_EQ(slow.waves, 1);
+            EXPECT_EQ(slow.split_k, 1);
+            EXPECT_EQ(slow.cluster_m * slow.cluster_n, 1);
+            EXPECT_EQ(slow.head_m, M);
+            EXPECT_EQ(slow.head_n, N);
+          } else if (all_but_pairs(slow) != all_but_pairs(unknown)) {
             ++unsplit;
             EXPECT_EQ(unknown.program, cake::Program::kHopper128x128);
             EXPECT_GT(unknown.split_k, 1);
@@ -196,6 +212,7 @@ TEST(PlanInvariants, Sm90DramBandwidthChangesOnlySplitsAndPairs) {
   EXPECT_GT(along_m, 0) << "the sweep reaches no shape the slower board pairs along M";
   EXPECT_GT(along_n, 0) << "the sweep reaches no shape the slower board pairs along N";
   EXPECT_GT(unsplit, 0) << "the sweep reaches no split the slower board gives to a swap program";
+  EXPECT_GT(rows256, 0) << "the sweep reaches no two waves of 128 x 128 the slower board gives to 256 x 128 tiles";
 }
 
 // 256 x 128 tiles (kHopper256RowTiles*), on any board: one region, single CTAs, unsplit,
