@@ -507,8 +507,8 @@ Plan plan_sm90_board(const Plan& chosen, int64_t M, int64_t N, int64_t K, int nu
   if (!slow_dram) return chosen;
   if (chosen.program == Program::kHopper128x128 && chosen.split_k > 1 && K <= kHopperSlowDramUnsplitSwapMaxK)
     return unsplit_swap(chosen, busiest_sm_k_work(chosen, K), chosen.head_m, chosen.head_n, K, num_sms);
-  const Plan paired = slow_dram_pairs(chosen, K, num_sms);
-  return paired.cluster_m == 1 ? slow_dram_256_row_tiles(paired, M, N, K, num_sms) : paired;
+  // slow_dram_256_row_tiles leaves pairs along M as they are.
+  return slow_dram_256_row_tiles(slow_dram_pairs(chosen, K, num_sms), M, N, K, num_sms);
 }
 
 }  // namespace
