@@ -619,10 +619,11 @@ inline constexpr int64_t kHopperSlowDramUnsplitSwapMaxK = 8192;
 // at K = 8192..18944 0.921-1.012 over 15 (M = 1024, N = 4096, K = 18944 129.34 ->
 // 119.09). Not below this K (K = 2048..4096: 0.981-1.024 over 12), nor in place of
 // the weight pairs (M = 448, N = 8192, K = 12288..18944 0.987-1.026). The rule against
-// version 79's plan (scripts/plan-ab, two runs), 98 of the 122 shapes it moves: 58
-// whole problems 0.967 (0.914-1.017, 34 faster by more than 2%, none slower), 40
-// second regions 0.997 (0.947-1.044; its six above 1.02 read 0.961-1.007 in three
-// more runs).
+// version 79's plan (scripts/plan-ab, two runs), all 122 shapes it moves over two
+// sessions: 72 whole problems, 58 at 0.967 (0.914-1.017, none slower by more than 2%)
+// and 14 at 0.963 (0.896-1.026; the 1.026 read 0.982 in five more runs); 50 second
+// regions, 40 at 0.997 (0.947-1.044; its six above 1.02 read 0.961-1.007 in three more
+// runs) and 10 at 0.996 (0.976-1.007).
 inline constexpr int64_t kHopperSlowDram256RowTilesMinK = 6144;
 
 // Hopper 256-row tiles, on every board: in place of two regions whose head is the

@@ -493,7 +493,7 @@ Plan slow_dram_256_row_tiles(const Plan& chosen, int64_t M, int64_t N, int64_t K
     return chosen;
   const Plan tiles = plan_sm90_program(Program::kHopper256x128, M, N, K, num_sms, 1, 0, 0, 1);
   const bool no_more_work = busiest_sm_k_work(tiles, K) <= busiest_sm_k_work(chosen, K);
-  return tiles.waves == 1 && tiles.split_k == 1 && no_more_work ? tiles : chosen;
+  return tiles.waves == 1 && no_more_work ? tiles : chosen;
 }
 
 // A board whose DRAM is slower than the H200's (kHopperSlowDramMaxGbps: the H100 SXM)
