@@ -560,11 +560,17 @@ inline constexpr int kHopperSlowDramMaxGbps = 4000;
 //    docs/results/h100-2026-12-05-candidate-v3/): 13 moved shapes at K = 16384 /
 //    18944, 0.948-1.023 of the single CTAs' time (M = 448, N = 4096, K = 18944 0.948;
 //    M = 896, N = 2048, K = 16384, seven token tiles, 1.023), and earlier runs
-//    (docs/results/h100-2026-12-05-candidate-v2/) 0.947-1.011 on four more. Not
-//    below this K: from K = 14336 the same pairs read 0.975-1.049, and from 8192
-//    1.017 over nine shapes. Not on tall shapes (more token tiles than weight tiles): M = 2560,
+//    (docs/results/h100-2026-12-05-candidate-v2/) 0.947-1.011 on four more.
+//  - From K = 14336 since version 81 (the thirty-sixth session after version 73,
+//    docs/results/h100-2026-12-07-weight-pairs-14336/, H100 SXM): all 25 dense shapes
+//    it moves, scripts/plan-ab against single CTAs, three runs, 0.976 (0.908-1.017,
+//    11 faster, none slower by more than 2%; M = 256, N = 8192 59.91 -> 54.33 us; the
+//    grid's M = 512, N = 4096 53.79 -> 51.75, 0.903 forced on another H100; seven
+//    token tiles, M = 896, N = 2048, 1.017). An earlier board read 0.975-1.049 there
+//    (candidate-v2), the 1.049 at the same seven-tile shape. Not below: from 8192 1.017
+//    over nine shapes. Not on tall shapes (more token tiles than weight tiles): M = 2560,
 //    N = 768, K = 14336 1.044 / 1.045 and M = 1792, N = 1024, K = 12288 1.045.
-inline constexpr int64_t kHopperSlowDramWeightPairsMinK = 16384;
+inline constexpr int64_t kHopperSlowDramWeightPairsMinK = 14336;
 // 2. Two waves of single CTAs over two or more token tiles, from this K on, where the
 // pairs take two waves too:
 //  - 192 x 112 / 192 x 128: CTA pairs the program's usual way (sharing the token

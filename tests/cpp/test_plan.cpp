@@ -899,6 +899,12 @@ TEST(PlanSm90, WeightTilePairsOnSlowDram) {
     EXPECT_EQ(w.cluster_m, slow ? 2 : 1);
     EXPECT_EQ(w.cluster_n, 1);
     EXPECT_EQ(w.grid, 120);
+    // At the threshold: the grid's M = 512, N = 4096, K = 14336, 4 x 32 tiles of 128 x 128.
+    const cake::Plan at = cake::plan(512, 4096, cake::kHopperSlowDramWeightPairsMinK, 128, Arch::SM90, 132, dram);
+    EXPECT_EQ(at.program, Program::kHopper128x128);
+    EXPECT_EQ(at.tiles, 128);
+    EXPECT_EQ(at.cluster_m, slow ? 2 : 1);
+    EXPECT_EQ(at.grid, 128);
     // The second region of M = 512, N = 28672: 3328 columns of 128 x 112.
     const cake::Plan head = cake::plan(512, 28672, 18944, 128, Arch::SM90, 132, dram);
     EXPECT_EQ(head.program, Program::kHopperSwap192x128);
