@@ -76,9 +76,12 @@ def test_forced_pairs_that_cannot_lie_that_way_are_said():
     text = plan_table.table(CAKE_PLAN, ["--shape", SHAPE, "--multicast", "m"])[(512, 3584, 18944)]
     assert "pairs 2x1" in text and "not the forced pairs" not in text
     # 128 x 128 is built both ways (config.h kPairsBothWays): its weight-sharing pairs
-    # run when forced (docs/results/h100-dram-rule/weight-pairs-128.txt), never planned.
+    # run when forced (docs/results/h100-dram-rule/weight-pairs-128.txt) on any board,
+    # and are planned at this shape on slower DRAM only (rules.h kHopperSlowDram*).
     forced = ["--shape", "512,4096,14336", "--program", "fp8_hopper_128x128", "--multicast", "m"]
     text = plan_table.table(CAKE_PLAN, forced)[(512, 4096, 14336)]
     assert "pairs 2x1" in text and "not the forced pairs" not in text
+    single = plan_table.table(CAKE_PLAN, ["--shape", "512,4096,14336"], 4916)[(512, 4096, 14336)]
+    assert plan_table.short(single) == "128x128 128x128 s1 g128"
     planned = plan_table.table(CAKE_PLAN, ["--shape", "512,4096,14336"], 3352)[(512, 4096, 14336)]
-    assert plan_table.short(planned) == "128x128 128x128 s1 g128"
+    assert plan_table.short(planned) == "128x128 128x128 s1 pairs 2x1 g128"
