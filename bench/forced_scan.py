@@ -6,8 +6,10 @@
 
 Per line of configs.txt (`M,N,K|cake_bench flags`): cake's time in each pass and
 their median, the median over the passes of its time over the shape's first line
-in the same pass (the reference, normally the plan), and its time over cuBLASLt's
-(fast accumulation) and over the unfused path, per pass. A line whose benchmark
+in the same pass (the reference, normally the plan), the same of its time over
+cuBLASLt's (fast accumulation) in its own process against the reference's (cuBLASLt's
+time moves from process to process: bench/plan_ab.py), and its time over cuBLASLt's and
+over the unfused path, per pass. A line whose benchmark
 check failed in any pass is marked FAILED; one that did not run is left out.
 With --plan-table (cake_plan) each line also shows what it launched: tiles,
 split-K, pairs and grid (132 SMs, the H200); lines with the flag `--other` (run by
@@ -47,7 +49,8 @@ def main():
         print(f"forced_scan: no runs in {d}", file=sys.stderr)
         return 1
     print(f"{len(passes)} passes; per line: cake us per pass (median), over the shape's first line "
-          f"(median of per-pass ratios), over cuBLASLt fast and over the unfused path per pass")
+          f"(median of per-pass ratios; then the same of cake over cuBLASLt fast in each process), "
+          f"over cuBLASLt fast and over the unfused path per pass")
     dram = plan_table.board_dram(d)
     first = {}  # shape -> its first line
     for i, (shape, flags) in enumerate(configs, 1):
@@ -58,7 +61,9 @@ def main():
         t = {p: float(x['cake_us']) for p, x in r.items()}
         ref = runs.get(first[shape], {})
         ratios = [t[p] / float(ref[p]['cake_us']) for p in t if p in ref]
-        vs_ref = f"{statistics.median(ratios):6.3f}" if ratios and first[shape] != i else "   ref"
+        over = [float(r[p]['cake_over_cublaslt']) / float(ref[p]['cake_over_cublaslt']) for p in t if p in ref]
+        vs_ref = (f"{statistics.median(ratios):6.3f} {statistics.median(over):6.3f}" if ratios and first[shape] != i
+                  else "   ref    ref")
         fmt = lambda key: '/'.join(f"{float(r[p][key]):.3f}" for p in sorted(r))
         failed = '  FAILED' if any(x['check_ok'] != '1' for x in r.values()) else ''
         words = flags.split()

@@ -4,10 +4,20 @@
                                     # DIR/shapes.txt and DIR/{a,b}<run>-<M,N,K>/bench.csv
 
 Per shape: cake's median time (us) over the runs in each build, the median of the
-per-run ratios B / A (each pair ran back to back), and with --plans what each build
-launched (on S SMs with --sms, at the DRAM bandwidth the runs recorded). Then the
-geomean of those ratios and the shapes that moved by more than 2% either way. A
-shape whose benchmark check failed in any run is marked FAILED.
+per-run ratios B / A (each pair ran back to back), the same ratio of cake's times each
+over cuBLASLt fast's in its own process, and cuBLASLt's own B / A; with --plans what
+each build launched (on S SMs with --sms, at the DRAM bandwidth the runs recorded).
+Then the geomean of both ratios and the shapes that moved by more than 2% either way.
+A shape whose benchmark check failed in any run is marked FAILED.
+
+Why both: cuBLASLt's own time at one shape is not the same in every process. On an
+H100 SXM (2026-12-07, docs/results/h100-2026-12-07-256-row-one-wave/) it fell into two
+groups from process to process, 109-111 and 117-119 us at M = 1024, N = 3584,
+K = 18944, and over 55 shapes of one A/B it read 0.971 in B's processes of A's (0.903-
+1.030). Whatever moves cuBLASLt so may move cake as well, and B / A of raw times then
+reads it as the plan's doing; over cuBLASLt in the same process it cancels, as far as
+it moves both alike. A plan change stands where both ratios agree; the shapes where
+they part by more than 2% are listed ("drift").
 """
 import csv
 import math
@@ -19,11 +29,16 @@ import plan_table
 
 
 def cake_us(path):
-    """cake's time at r = 128 and whether its check passed, from one bench.csv."""
+    """cake's and cuBLASLt fast's times at r = 128 and whether cake's check passed,
+    from one bench.csv."""
     for row in csv.DictReader(open(path)):
         if row['r'] == '128':
-            return float(row['cake_us']), row['check_ok'] == '1'
+            return float(row['cake_us']), float(row['cublaslt_us']), row['check_ok'] == '1'
     return None
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
 
 
 def main():
@@ -41,8 +56,9 @@ def main():
     d = args[0] if args else 'results/plan-ab'
     shapes = [line.strip() for line in open(os.path.join(d, 'shapes.txt')) if line.strip()]
     dram = plan_table.board_dram(d)
-    ratios = {}
-    print("per shape: cake us, A and B (medians over the runs), B / A (median of per-run ratios)")
+    ratios, over = {}, {}  # shape -> B / A of cake's times; of cake over cuBLASLt
+    print("per shape: cake us, A and B (medians over the runs); B / A (median of per-run ratios) of cake's "
+          "times, of cake over cuBLASLt fast in each process, and of cuBLASLt's own times")
     for shape in shapes:
         t = {'a': {}, 'b': {}}
         failed = False
@@ -53,29 +69,38 @@ def main():
                 continue
             got = cake_us(f)
             if got:
-                t[who[0]][int(who[1:])] = got[0]
-                failed |= not got[1]
+                t[who[0]][int(who[1:])] = got[:2]
+                failed |= not got[2]
         runs = sorted(set(t['a']) & set(t['b']))
         if not runs:
             print(f"{shape:>16}  no pair of runs")
             continue
-        ratio = statistics.median(t['b'][r] / t['a'][r] for r in runs)
-        ratios[shape] = ratio
-        line = (f"{shape:>16}  {statistics.median(t['a'].values()):8.2f} {statistics.median(t['b'].values()):8.2f}"
-                f"  {ratio:.3f}{'  FAILED' if failed else ''}")
+        a, b = t['a'], t['b']
+        ratios[shape] = statistics.median(b[r][0] / a[r][0] for r in runs)
+        over[shape] = statistics.median((b[r][0] / b[r][1]) / (a[r][0] / a[r][1]) for r in runs)
+        drift = statistics.median(b[r][1] / a[r][1] for r in runs)
+        line = (f"{shape:>16}  {statistics.median(x[0] for x in a.values()):8.2f} "
+                f"{statistics.median(x[0] for x in b.values()):8.2f}  {ratios[shape]:.3f}  {over[shape]:.3f}"
+                f"  cuBLASLt {drift:.3f}{'  FAILED' if failed else ''}")
         if plans:
-            a, b = (plan_table.short(next(iter(plan_table.table(p, ['--shape', shape] + sms, dram).values()))) for p in plans)
-            line += f"  {a}" + (f" -> {b}" if b != a else " (same plan)")
+            pa, pb = (plan_table.short(next(iter(plan_table.table(p, ['--shape', shape] + sms, dram).values())))
+                      for p in plans)
+            line += f"  {pa}" + (f" -> {pb}" if pb != pa else " (same plan)")
         print(line)
     if not ratios:
         print(f"plan_ab: no runs in {d}", file=sys.stderr)
         return 1
-    geo = math.exp(sum(math.log(x) for x in ratios.values()) / len(ratios))
-    slower = sorted((s for s in ratios if ratios[s] > 1.02), key=lambda s: -ratios[s])
-    print(f"{len(ratios)} shapes: B / A geomean {geo:.3f}, range {min(ratios.values()):.3f}-{max(ratios.values()):.3f}, "
-          f"{sum(x < 0.98 for x in ratios.values())} faster and {len(slower)} slower by more than 2%")
-    if slower:
-        print("slower: " + ', '.join(f"{s} {ratios[s]:.3f}" for s in slower))
+    for name, rs in (("B / A", ratios), ("B / A over cuBLASLt", over)):
+        slower = sorted((s for s in rs if rs[s] > 1.02), key=lambda s: -rs[s])
+        print(f"{len(rs)} shapes: {name} geomean {geomean(rs.values()):.3f}, range {min(rs.values()):.3f}-"
+              f"{max(rs.values()):.3f}, {sum(x < 0.98 for x in rs.values())} faster and {len(slower)} slower by "
+              f"more than 2%")
+        if slower:
+            print("  slower: " + ', '.join(f"{s} {rs[s]:.3f}" for s in slower))
+    parted = [s for s in ratios if abs(math.log(ratios[s] / over[s])) > math.log(1.02)]
+    if parted:
+        print("drift (the two ratios part by more than 2%): " +
+              ', '.join(f"{s} {ratios[s]:.3f} / {over[s]:.3f}" for s in parted))
     return 0
 
 

@@ -85,3 +85,40 @@ def test_forced_pairs_that_cannot_lie_that_way_are_said():
     assert plan_table.short(single) == "128x128 128x128 s1 g128"
     planned = plan_table.table(CAKE_PLAN, ["--shape", "512,4096,14336"], 3352)[(512, 4096, 14336)]
     assert plan_table.short(planned) == "128x128 128x128 s1 pairs 2x1 g128"
+
+
+def write_run(path, cake_us, cublaslt_us, ok=True):
+    """One cake_bench --out directory of scripts/plan-ab: its bench.csv at r = 128."""
+    os.makedirs(path, exist_ok=True)
+    with open(os.path.join(path, "bench.csv"), "w") as f:
+        f.write("M,N,K,r,cake_us,cublaslt_us,check_ok\n")
+        f.write(f"512,4096,4096,128,{cake_us},{cublaslt_us},{1 if ok else 0}\n")
+
+
+def run_plan_ab(d):
+    import subprocess
+    return subprocess.run([sys.executable, os.path.join(ROOT, "bench", "plan_ab.py"), str(d)],
+                          capture_output=True, text=True, check=True).stdout
+
+
+def test_plan_ab_reads_both_ratios_and_names_the_drift(tmp_path):
+    # B's processes ran cuBLASLt 10% faster: raw B / A reads 0.90, over cuBLASLt 1.00.
+    (tmp_path / "shapes.txt").write_text("512,4096,4096\n")
+    for run in (1, 2):
+        write_run(str(tmp_path / f"a{run}-512,4096,4096"), 20.0, 16.0)
+        write_run(str(tmp_path / f"b{run}-512,4096,4096"), 18.0, 14.4)
+    out = run_plan_ab(tmp_path)
+    assert "0.900  1.000  cuBLASLt 0.900" in out
+    assert "B / A geomean 0.900" in out and "B / A over cuBLASLt geomean 1.000" in out
+    assert "drift (the two ratios part by more than 2%): 512,4096,4096 0.900 / 1.000" in out
+    assert "FAILED" not in out
+
+
+def test_plan_ab_without_drift_and_with_a_failed_check(tmp_path):
+    (tmp_path / "shapes.txt").write_text("512,4096,4096\n")
+    write_run(str(tmp_path / "a1-512,4096,4096"), 20.0, 16.0)
+    write_run(str(tmp_path / "b1-512,4096,4096"), 19.0, 16.0, ok=False)
+    out = run_plan_ab(tmp_path)
+    assert "0.950  0.950  cuBLASLt 1.000  FAILED" in out
+    assert "1 faster and 0 slower" in out
+    assert "drift" not in out
