@@ -10,7 +10,8 @@ in the same pass (the reference, normally the plan), the same of its time over
 cuBLASLt's (fast accumulation) in its own process against the reference's (cuBLASLt's
 time moves from process to process: bench/plan_ab.py), and its time over cuBLASLt's and
 over the unfused path, per pass. A line whose benchmark
-check failed in any pass is marked FAILED; one that did not run is left out.
+check failed in any pass is marked FAILED; one that did not run is left out. Every
+process's row is also written to DIR/runs.csv (plan_table.write_runs).
 With --plan-table (cake_plan) each line also shows what it launched: tiles,
 split-K, pairs and grid (132 SMs, the H200); lines with the flag `--other` (run by
 the other build, scripts/forced-scan --other-build) what the other build's
@@ -52,6 +53,7 @@ def main():
           f"(median of per-pass ratios; then the same of cake over cuBLASLt fast in each process), "
           f"over cuBLASLt fast and over the unfused path per pass")
     dram = plan_table.board_dram(d)
+    plan_table.write_runs(d)
     first = {}  # shape -> its first line
     for i, (shape, flags) in enumerate(configs, 1):
         first.setdefault(shape, i)

@@ -8,7 +8,8 @@ per-run ratios B / A (each pair ran back to back), the same ratio of cake's time
 over cuBLASLt fast's in its own process, and cuBLASLt's own B / A; with --plans what
 each build launched (on S SMs with --sms, at the DRAM bandwidth the runs recorded).
 Then the geomean of both ratios and the shapes that moved by more than 2% either way.
-A shape whose benchmark check failed in any run is marked FAILED.
+A shape whose benchmark check failed in any run is marked FAILED. Every process's
+row is also written to DIR/runs.csv (plan_table.write_runs), to keep beside the summary.
 
 Why both: cuBLASLt's own time at one shape is not the same in every process. On an
 H100 SXM (2026-12-07, docs/results/h100-2026-12-07-256-row-one-wave/) it fell into two
@@ -56,6 +57,7 @@ def main():
     d = args[0] if args else 'results/plan-ab'
     shapes = [line.strip() for line in open(os.path.join(d, 'shapes.txt')) if line.strip()]
     dram = plan_table.board_dram(d)
+    plan_table.write_runs(d)
     ratios, over = {}, {}  # shape -> B / A of cake's times; of cake over cuBLASLt
     print("per shape: cake us, A and B (medians over the runs); B / A (median of per-run ratios) of cake's "
           "times, of cake over cuBLASLt fast in each process, and of cuBLASLt's own times")

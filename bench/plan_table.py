@@ -63,3 +63,22 @@ def board_dram(d):
         if found and int(found.group(1)):
             return int(found.group(1))
     return 0
+
+
+def write_runs(d, out='runs.csv'):
+    """Every process's row at r = 128 under directory d (one cake_bench --out
+    directory each) in one CSV, d/runs.csv, its first column the process's directory:
+    small enough to keep beside a summary, so that the runs can be read again."""
+    import csv
+    rows, header = [], None
+    for name in sorted(os.listdir(d)):
+        f = os.path.join(d, name, 'bench.csv')
+        if not os.path.exists(f):
+            continue
+        for row in csv.DictReader(open(f)):
+            if row['r'] == '128':
+                header = header or ['process'] + list(row)
+                rows.append([name] + [row.get(k, '') for k in header[1:]])
+    if header:
+        with open(os.path.join(d, out), 'w', newline='') as f:
+            csv.writer(f).writerows([header] + rows)

@@ -112,6 +112,10 @@ def test_plan_ab_reads_both_ratios_and_names_the_drift(tmp_path):
     assert "B / A geomean 0.900" in out and "B / A over cuBLASLt geomean 1.000" in out
     assert "drift (the two ratios part by more than 2%): 512,4096,4096 0.900 / 1.000" in out
     assert "FAILED" not in out
+    # Every process's row, kept for a later reading.
+    rows = (tmp_path / "runs.csv").read_text().splitlines()
+    assert rows[0].startswith("process,M,N,K,r,cake_us,cublaslt_us") and len(rows) == 5
+    assert rows[1].startswith('"a1-512,4096,4096",512,4096,4096,128,20.0,16.0')
 
 
 def test_plan_ab_without_drift_and_with_a_failed_check(tmp_path):
