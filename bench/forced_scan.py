@@ -9,16 +9,15 @@ their median, the median over the passes of its time over the shape's first line
 in the same pass (the reference, normally the plan), the same of its time over
 cuBLASLt's (fast accumulation) in its own process against the reference's (cuBLASLt's
 time moves from process to process: bench/plan_ab.py), and its time over cuBLASLt's and
-over the unfused path, per pass. A line whose benchmark
-check failed in any pass is marked FAILED; one that did not run is left out. Every
-process's row is also written to DIR/runs.csv (plan_table.write_runs).
+over the unfused path, per pass. A line whose benchmark check failed in any pass is
+marked FAILED; one that did not run is left out. Every process's row is also written
+to DIR/runs.csv (plan_table.write_runs).
 With --plan-table (cake_plan) each line also shows what it launched: tiles,
 split-K, pairs and grid (132 SMs, the H200); lines with the flag `--other` (run by
 the other build, scripts/forced-scan --other-build) what the other build's
 cake_plan says, where --other-plan-table gives it. A line whose flags a
 cake_plan does not take shows them alone.
 """
-import csv
 import os
 import statistics
 import subprocess
@@ -42,9 +41,9 @@ def main():
         f = os.path.join(d, name, 'bench.csv')
         if not (p.isdigit() and i.isdigit() and os.path.exists(f)):
             continue
-        rows = [r for r in csv.DictReader(open(f)) if r['r'] == '128']
-        if rows:
-            runs.setdefault(int(i), {})[int(p)] = rows[0]
+        row = plan_table.bench_row(f)
+        if row:
+            runs.setdefault(int(i), {})[int(p)] = row
             passes.add(int(p))
     if not runs:
         print(f"forced_scan: no runs in {d}", file=sys.stderr)

@@ -14,32 +14,26 @@ row is also written to DIR/runs.csv (plan_table.write_runs), to keep beside the 
 Why both: cuBLASLt's own time at one shape is not the same in every process. On an
 H100 SXM (2026-12-07, docs/results/h100-2026-12-07-256-row-one-wave/) it fell into two
 groups from process to process, 109-111 and 117-119 us at M = 1024, N = 3584,
-K = 18944, and over 55 shapes of one A/B it read 0.971 in B's processes of A's (0.903-
+K = 18944, and over the 56 shapes of one A/B it read 0.971 in B's processes of A's (0.903-
 1.030). Whatever moves cuBLASLt so may move cake as well, and B / A of raw times then
 reads it as the plan's doing; over cuBLASLt in the same process it cancels, as far as
 it moves both alike. A plan change stands where both ratios agree; the shapes where
 they part by more than 2% are listed ("drift").
 """
-import csv
 import math
 import os
 import statistics
 import sys
 
 import plan_table
+from compare import geomean
 
 
 def cake_us(path):
     """cake's and cuBLASLt fast's times at r = 128 and whether cake's check passed,
     from one bench.csv."""
-    for row in csv.DictReader(open(path)):
-        if row['r'] == '128':
-            return float(row['cake_us']), float(row['cublaslt_us']), row['check_ok'] == '1'
-    return None
-
-
-def geomean(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+    row = plan_table.bench_row(path)
+    return row and (float(row['cake_us']), float(row['cublaslt_us']), row['check_ok'] == '1')
 
 
 def main():

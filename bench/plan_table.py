@@ -1,6 +1,9 @@
 """cake_plan's table (bench/plan_table.cpp) read from Python: what cake launches
-per shape, for the readers of the benchmark's sweeps (plan_gaps.py, forced_scan.py).
+per shape, for the readers of the benchmark's sweeps (plan_gaps.py, forced_scan.py,
+plan_ab.py); and what those readers share of the runs themselves (the board's DRAM
+bandwidth, a bench.csv's row, every process's row in one file).
 """
+import csv
 import glob
 import os
 import re
@@ -65,20 +68,22 @@ def board_dram(d):
     return 0
 
 
+def bench_row(path, r='128'):
+    """The row at rank r of one cake_bench --out bench.csv (a dict), or None."""
+    return next((row for row in csv.DictReader(open(path)) if row['r'] == r), None)
+
+
 def write_runs(d, out='runs.csv'):
     """Every process's row at r = 128 under directory d (one cake_bench --out
     directory each) in one CSV, d/runs.csv, its first column the process's directory:
     small enough to keep beside a summary, so that the runs can be read again."""
-    import csv
-    rows, header = [], None
+    rows = []
     for name in sorted(os.listdir(d)):
         f = os.path.join(d, name, 'bench.csv')
-        if not os.path.exists(f):
-            continue
-        for row in csv.DictReader(open(f)):
-            if row['r'] == '128':
-                header = header or ['process'] + list(row)
-                rows.append([name] + [row.get(k, '') for k in header[1:]])
-    if header:
+        row = bench_row(f) if os.path.exists(f) else None
+        if row:
+            rows.append([name] + list(row.values()))
+            header = ['process'] + list(row)
+    if rows:
         with open(os.path.join(d, out), 'w', newline='') as f:
             csv.writer(f).writerows([header] + rows)
