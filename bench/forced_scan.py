@@ -34,15 +34,10 @@ def main():
     configs = [line.rstrip('\n').split('|', 1) for line in open(os.path.join(d, 'configs.txt')) if line.strip()]
     runs = {}  # line -> {pass: row at r = 128}
     passes = set()
-    for name in os.listdir(d):
-        if not name.startswith('p') or '-' not in name:
-            continue
-        p, i = name[1:].split('-', 1)
-        f = os.path.join(d, name, 'bench.csv')
-        if not (p.isdigit() and i.isdigit() and os.path.exists(f)):
-            continue
-        row = plan_table.bench_row(f)
-        if row:
+    rows = plan_table.process_rows(d)
+    for name, row in rows.items():
+        p, _, i = name[1:].partition('-')
+        if name.startswith('p') and p.isdigit() and i.isdigit():
             runs.setdefault(int(i), {})[int(p)] = row
             passes.add(int(p))
     if not runs:
@@ -52,7 +47,7 @@ def main():
           f"(median of per-pass ratios; then the same of cake over cuBLASLt fast in each process), "
           f"over cuBLASLt fast and over the unfused path per pass")
     dram = plan_table.board_dram(d)
-    plan_table.write_runs(d)
+    plan_table.write_runs(d, rows)
     first = {}  # shape -> its first line
     for i, (shape, flags) in enumerate(configs, 1):
         first.setdefault(shape, i)

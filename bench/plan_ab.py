@@ -29,13 +29,6 @@ import plan_table
 from compare import geomean
 
 
-def cake_us(path):
-    """cake's and cuBLASLt fast's times at r = 128 and whether cake's check passed,
-    from one bench.csv."""
-    row = plan_table.bench_row(path)
-    return row and (float(row['cake_us']), float(row['cublaslt_us']), row['check_ok'] == '1')
-
-
 def main():
     args = sys.argv[1:]
     plans = None
@@ -51,22 +44,19 @@ def main():
     d = args[0] if args else 'results/plan-ab'
     shapes = [line.strip() for line in open(os.path.join(d, 'shapes.txt')) if line.strip()]
     dram = plan_table.board_dram(d)
-    plan_table.write_runs(d)
+    rows = plan_table.process_rows(d)
+    plan_table.write_runs(d, rows)
     ratios, over = {}, {}  # shape -> B / A of cake's times; of cake over cuBLASLt
     print("per shape: cake us, A and B (medians over the runs); B / A (median of per-run ratios) of cake's "
           "times, of cake over cuBLASLt fast in each process, and of cuBLASLt's own times")
     for shape in shapes:
         t = {'a': {}, 'b': {}}
         failed = False
-        for name in os.listdir(d):
+        for name, row in rows.items():
             who, _, rest = name.partition('-')
-            f = os.path.join(d, name, 'bench.csv')
-            if rest != shape or who[:1] not in t or not who[1:].isdigit() or not os.path.exists(f):
-                continue
-            got = cake_us(f)
-            if got:
-                t[who[0]][int(who[1:])] = got[:2]
-                failed |= not got[2]
+            if rest == shape and who[:1] in t and who[1:].isdigit():
+                t[who[0]][int(who[1:])] = float(row['cake_us']), float(row['cublaslt_us'])
+                failed |= row['check_ok'] != '1'
         runs = sorted(set(t['a']) & set(t['b']))
         if not runs:
             print(f"{shape:>16}  no pair of runs")

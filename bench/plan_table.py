@@ -73,17 +73,22 @@ def bench_row(path, r='128'):
     return next((row for row in csv.DictReader(open(path)) if row['r'] == r), None)
 
 
-def write_runs(d, out='runs.csv'):
-    """Every process's row at r = 128 under directory d (one cake_bench --out
-    directory each) in one CSV, d/runs.csv, its first column the process's directory:
-    small enough to keep beside a summary, so that the runs can be read again."""
-    rows = []
+def process_rows(d):
+    """Each process's row at r = 128 under directory d (one cake_bench --out directory
+    each), by the directory's name, in name order."""
+    rows = {}
     for name in sorted(os.listdir(d)):
         f = os.path.join(d, name, 'bench.csv')
         row = bench_row(f) if os.path.exists(f) else None
         if row:
-            rows.append([name] + list(row.values()))
-            header = ['process'] + list(row)
+            rows[name] = row
+    return rows
+
+
+def write_runs(d, rows, out='runs.csv'):
+    """rows (process_rows(d)) in one CSV, d/runs.csv, its first column the process's
+    directory: small enough to keep beside a summary, so that the runs can be read again."""
     if rows:
+        header = ['process'] + list(next(iter(rows.values())))
         with open(os.path.join(d, out), 'w', newline='') as f:
-            csv.writer(f).writerows([header] + rows)
+            csv.writer(f).writerows([header] + [[name] + list(row.values()) for name, row in rows.items()])

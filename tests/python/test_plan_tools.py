@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
 import sys
 
 import pytest
@@ -96,7 +97,6 @@ def write_run(path, cake_us, cublaslt_us, ok=True):
 
 
 def run_plan_ab(d):
-    import subprocess
     return subprocess.run([sys.executable, os.path.join(ROOT, "bench", "plan_ab.py"), str(d)],
                           capture_output=True, text=True, check=True).stdout
 
