@@ -631,6 +631,25 @@ inline constexpr int64_t kHopperSlowDramUnsplitSwapMaxK = 8192;
 // regions, 40 at 0.997 (0.947-1.044; its six above 1.02 read 0.961-1.007 in three more
 // runs) and 10 at 0.996 (0.976-1.007).
 inline constexpr int64_t kHopperSlowDram256RowTilesMinK = 6144;
+// 5. The same in place of two waves of single 128 x 112 CTAs over the whole problem
+// (where neither pairing fits two waves: 7 x 35 / 7 x 37 / 5 x 46 tiles), from this K
+// on, where the 256 x 128 tiles leave the busiest SM at most this percentage of the
+// K-block work (one 256 x 128 tile holds 8/7 of two 128 x 112 ones), and not where K is
+// a multiple of kHopperSlowDram256RowTilesOver112KeepK. H100 SXM (the thirty-ninth
+// session after version 73, docs/results/h100-2026-12-07-v82/), scripts/plan-ab of
+// version 81 against the rule without that exception, three runs, 20 shapes: 17 at
+// 0.911 of version 81's time (0.816-1.002), 0.924 over cuBLASLt fast in each process
+// (0.866-1.003), none slower by more than 2% in either (M = 896, N = 4096, K = 18944
+// 141.75 -> 116.25 us). At K = 16384 the 128 x 112 CTAs run 13-15% under their own
+// K-linear trend (M = 896, N = 3840: 86.05 / 97.64 / 98.69 / 136.16 us at K = 12288 /
+// 14336 / 16384 / 18944; the 256 x 128 tiles and cuBLASLt stay on theirs), and the
+// 256-row wave read 1.041-1.062 raw, 1.057-1.101 over cuBLASLt, on all three shapes
+// there: version 81's plan stays. Only K = 16384 of the multiples was measured. Below
+// K = 12288 the 256-row wave lost in the session before
+// (docs/results/h100-2026-12-07-256-row-one-wave/).
+inline constexpr int64_t kHopperSlowDram256RowTilesOver112MinK = 12288;
+inline constexpr int64_t kHopperSlowDram256RowTilesOver112MaxWorkPercent = 115;
+inline constexpr int64_t kHopperSlowDram256RowTilesOver112KeepK = 16384;
 
 // Hopper 256-row tiles, on every board: in place of two regions whose head is the
 // 192 x 128 program on kHopper256RowTilesHeadWaves waves: 256 x 128 tiles

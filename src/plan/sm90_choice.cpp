@@ -482,32 +482,40 @@ Plan slow_dram_pairs(const Plan& chosen, int64_t K, int num_sms) {
 }
 
 // On boards with slower DRAM, two waves of 128 x 128 tiles over the whole problem,
-// single or in pairs sharing the token tile, from kHopperSlowDram256RowTilesMinK on:
-// one wave of 256 x 128 tiles, single CTAs, where they take one wave and leave the
-// busiest SM no more K-block work. Each SM then reads 384 operand rows per K block for
-// its 256 x 128 outputs, not 512.
+// single or in pairs sharing the token tile, from kHopperSlowDram256RowTilesMinK on, or
+// of single 128 x 112 CTAs (which no pairing took) from
+// kHopperSlowDram256RowTilesOver112MinK on, K not a multiple of
+// kHopperSlowDram256RowTilesOver112KeepK: one wave of 256 x 128 tiles, single CTAs,
+// where they take one wave and leave the busiest SM no more K-block work (8/7 of it in
+// place of 128 x 112). Each SM then reads 384 operand rows per K block for its
+// 256 x 128 outputs, not 512 (448 for 2 x 128 x 112).
 Plan slow_dram_256_row_tiles(const Plan& chosen, int64_t M, int64_t N, int64_t K, int num_sms) {
-  if (num_sms <= kHopperFewSms || chosen.program != Program::kHopper128x128 || chosen.waves != 2 ||
-      chosen.split_k != 1 || chosen.cluster_m != 1 || chosen.head_m != M || chosen.head_n != N ||
-      K < kHopperSlowDram256RowTilesMinK)
+  const bool rows128 = chosen.program == Program::kHopper128x128 && chosen.cluster_m == 1 &&
+                       K >= kHopperSlowDram256RowTilesMinK;
+  const bool rows128x112 = chosen.program == Program::kHopper128x112 && chosen.cluster_m * chosen.cluster_n == 1 &&
+                           K >= kHopperSlowDram256RowTilesOver112MinK &&
+                           K % kHopperSlowDram256RowTilesOver112KeepK != 0;
+  if (num_sms <= kHopperFewSms || !(rows128 || rows128x112) || chosen.waves != 2 || chosen.split_k != 1 ||
+      chosen.head_m != M || chosen.head_n != N)
     return chosen;
   const Plan tiles = plan_sm90_program(Program::kHopper256x128, M, N, K, num_sms, 1, 0, 0, 1);
-  const bool no_more_work = busiest_sm_k_work(tiles, K) <= busiest_sm_k_work(chosen, K);
-  return tiles.waves == 1 && no_more_work ? tiles : chosen;
+  const int64_t max_percent = rows128x112 ? kHopperSlowDram256RowTilesOver112MaxWorkPercent : 100;
+  const bool work = busiest_sm_k_work(tiles, K) * 100 <= busiest_sm_k_work(chosen, K) * max_percent;
+  return tiles.waves == 1 && work ? tiles : chosen;
 }
 
 // A board whose DRAM is slower than the H200's (kHopperSlowDramMaxGbps: the H100 SXM)
 // changes a plan in three steps (kHopperSlowDram*): 128 x 128 tiles split over K give
 // way to the unsplit swap program up to a longer K than on the H200
 // (kHopperSlowDramUnsplitSwapMaxK, unsplit_swap); else pairings (slow_dram_pairs);
-// else, where no pairs along M were taken, 256 x 128 tiles in place of two waves of
-// 128 x 128 (slow_dram_256_row_tiles).
+// else 256 x 128 tiles in place of two waves of 128 x 128 (where no pairs along M were
+// taken) or of 128 x 112 (slow_dram_256_row_tiles).
 Plan plan_sm90_board(const Plan& chosen, int64_t M, int64_t N, int64_t K, int num_sms, int dram_gbps) {
   const bool slow_dram = dram_gbps > 0 && dram_gbps <= kHopperSlowDramMaxGbps;
   if (!slow_dram) return chosen;
   if (chosen.program == Program::kHopper128x128 && chosen.split_k > 1 && K <= kHopperSlowDramUnsplitSwapMaxK)
     return unsplit_swap(chosen, busiest_sm_k_work(chosen, K), chosen.head_m, chosen.head_n, K, num_sms);
-  // slow_dram_256_row_tiles leaves pairs along M as they are.
+  // slow_dram_256_row_tiles leaves 128 x 128 pairs along M as they are.
   return slow_dram_256_row_tiles(slow_dram_pairs(chosen, K, num_sms), M, N, K, num_sms);
 }
 

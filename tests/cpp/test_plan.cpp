@@ -980,11 +980,12 @@ TEST(PlanSm90, TwoWavePairsOnSlowDram) {
     }
   }
   // Not below that K, not on one token tile (192 tokens), not where the pairs would
-  // take a third wave (7 x 35 tiles of 128 x 112: 4 x 35 pairs).
+  // take a third wave (7 x 35 tiles of 128 x 112: 4 x 35 pairs; single 256 x 128 CTAs
+  // there, RowTilesOf256OverSingle112OnSlowDram).
+  EXPECT_EQ(cake::plan(896, 3840, 18944, 128, Arch::SM90, 132, kSlow).cluster_m, 1);
   for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{4096, 1536, kMinK - 4096},
                          {512, 8192, cake::kHopperSlowDram256RowTilesMinK - 2048},
-                         {192, 28672, 18944},
-                         {896, 3840, 18944}}) {
+                         {192, 28672, 18944}}) {
     const cake::Plan at0 = cake::plan(M, N, K, 128, Arch::SM90, 132);
     const cake::Plan slow = cake::plan(M, N, K, 128, Arch::SM90, 132, kSlow);
     EXPECT_EQ(at0.waves, 2) << M << " " << N << " " << K;
@@ -1034,6 +1035,50 @@ TEST(PlanSm90, RowTilesOf256OnSlowDram) {
                               {512, 4864, 8192, 78}}) {
     const cake::Plan slow = cake::plan(M, N, K, 128, Arch::SM90, sms, kSlow);
     EXPECT_EQ(slow.program, Program::kHopper128x128) << M << " " << N << " " << K << " on " << sms;
+  }
+}
+
+// On slower DRAM, two waves of single 128 x 112 CTAs over the whole problem (where
+// neither pairing fits in two waves: 7 x 35 / 7 x 37 / 5 x 46 tiles), from
+// kHopperSlowDram256RowTilesOver112MinK on, K not a multiple of
+// kHopperSlowDram256RowTilesOver112KeepK: one wave of single 256 x 128 CTAs (8/7 of
+// the outputs on the busiest SM). The H200 keeps the plan.
+TEST(PlanSm90, RowTilesOf256OverSingle112OnSlowDram) {
+  constexpr int kSlow = cake::kHopperSlowDramMaxGbps;
+  constexpr int64_t kMinK = cake::kHopperSlowDram256RowTilesOver112MinK;
+  for (const auto& [M, N, K, grid] :
+       {std::tuple<int64_t, int64_t, int64_t, int64_t>{896, 3840, kMinK, 120}, {896, 4096, 18944, 128},
+        {640, 5120, 14336, 120}}) {
+    SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
+    for (int dram : {0, 4916, kSlow + 1}) {
+      const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132, dram);
+      EXPECT_EQ(p.program, Program::kHopper128x112);
+      EXPECT_EQ(p.waves, 2);
+      EXPECT_EQ(p.cluster_m * p.cluster_n, 1);
+    }
+    for (int dram : {kSlow, 3352}) {
+      const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132, dram);
+      EXPECT_EQ(p.program, Program::kHopper256x128);
+      EXPECT_EQ(p.head_m, M);
+      EXPECT_EQ(p.head_n, N);
+      EXPECT_EQ(p.waves, 1);
+      EXPECT_EQ(p.split_k, 1);
+      EXPECT_EQ(p.cluster_m * p.cluster_n, 1);
+      EXPECT_EQ(p.grid, grid);
+    }
+  }
+  // Not below that K; not at K = 16384 (the 128 x 112 CTAs measured faster there); not
+  // in place of 128 x 112 pairs (M = 1024, N = 3584, K = 18944 along N; M = 512,
+  // N = 7168, K = 18944 along M: there the pairs measured faster).
+  static_assert(16384 % cake::kHopperSlowDram256RowTilesOver112KeepK == 0);
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{896, 4096, kMinK - 4096},
+                         {896, 3840, 16384},
+                         {640, 5120, 16384},
+                         {1024, 3584, 18944},
+                         {512, 7168, 18944}}) {
+    const cake::Plan slow = cake::plan(M, N, K, 128, Arch::SM90, 132, kSlow);
+    EXPECT_EQ(slow.program, Program::kHopper128x112) << M << " " << N << " " << K;
+    EXPECT_EQ(slow.waves, 2) << M << " " << N << " " << K;
   }
 }
 
