@@ -650,6 +650,21 @@ inline constexpr int64_t kHopperSlowDram256RowTilesMinK = 6144;
 inline constexpr int64_t kHopperSlowDram256RowTilesOver112MinK = 12288;
 inline constexpr int64_t kHopperSlowDram256RowTilesOver112MaxWorkPercent = 115;
 inline constexpr int64_t kHopperSlowDram256RowTilesOver112KeepK = 16384;
+// 6. Three or more waves of 128 x 112 tiles in pairs sharing the token tile over the
+// whole problem, from this K on: 128 x 160 pairs (fp8_hopper_128x160) where they take
+// fewer waves and leave the busiest SM at most this percentage of the K-block work
+// (sm90_choice.cpp slow_dram_wide_tiles): seven waves of 784 columns per SM against
+// five of 800, fourteen against ten (102%). Each pair then reads 128 + 320 operand rows
+// per K block for 256 x 160 outputs. H100 SXM (the thirty-ninth session after version
+// 73, docs/results/h100-2026-12-07-v83/), scripts/plan-ab of version 82 against the
+// rule at 110%, three runs, 36 shapes: the 20 it moves at 105% (M = 896..2560,
+// N = 5120..28672, K = 12288..18944) 0.915 of version 82's time (0.902-0.928), 0.942
+// over cuBLASLt fast in each process (0.897-0.993), all faster (M = 896, N = 14336,
+// K = 18944 457.82 -> 412.81 us). Not four waves against three (107%): at K = 18944
+// 0.934-0.961, but at K = 16384 three of four shapes 1.034-1.045 (1.041-1.053 over
+// cuBLASLt) and M = 2048, N = 3584 1.013-1.014 at K = 12288 / 14336.
+inline constexpr int64_t kHopperSlowDramWideTilesMinK = 12288;
+inline constexpr int64_t kHopperSlowDramWideTilesMaxWorkPercent = 105;
 
 // Hopper 256-row tiles, on every board: in place of two regions whose head is the
 // 192 x 128 program on kHopper256RowTilesHeadWaves waves: 256 x 128 tiles

@@ -1,7 +1,7 @@
 // Which Hopper program, on which tiles, and whether in two regions: the plan of a
 // problem by its shape (plan_sm90_shape), then 256 x 128 tiles in place of some
 // two-region plans (plan_sm90_256_row_tiles), then by its board's DRAM (unsplit swap
-// programs, pairings, 256 x 128 tiles: plan_sm90_board).
+// programs, pairings, 256 x 128 tiles, 128 x 160 pairs: plan_sm90_board).
 // Each step compares estimates of the busiest SM's work under the candidates' plans
 // (sm90_program.cpp) against thresholds measured on the H200 (rules.h).
 #include "plan/sm90.h"
@@ -504,19 +504,38 @@ Plan slow_dram_256_row_tiles(const Plan& chosen, int64_t M, int64_t N, int64_t K
   return tiles.waves == 1 && work ? tiles : chosen;
 }
 
+// On boards with slower DRAM, three or more waves of 128 x 112 pairs over the whole
+// problem from kHopperSlowDramWideTilesMinK on: 128 x 160 pairs where they take fewer
+// waves for at most kHopperSlowDramWideTilesMaxWorkPercent of the K-block work. Each
+// pair then reads 128 + 320 operand rows per K block for 128 x 320 outputs, not
+// 128 + 224 for 128 x 224.
+Plan slow_dram_wide_tiles(const Plan& chosen, int64_t M, int64_t N, int64_t K, int num_sms) {
+  if (num_sms <= kHopperFewSms || chosen.program != Program::kHopper128x112 || chosen.cluster_n != 2 ||
+      chosen.waves < 3 || chosen.split_k != 1 || chosen.head_m != M || chosen.head_n != N ||
+      K < kHopperSlowDramWideTilesMinK)
+    return chosen;
+  const Plan wide = plan_sm90_program(Program::kHopper128x160, M, N, K, num_sms);
+  const bool fewer = wide.split_k == 1 && wide.cluster_n == 2 && wide.waves < chosen.waves;
+  const bool work =
+      busiest_sm_k_work(wide, K) * 100 <= busiest_sm_k_work(chosen, K) * kHopperSlowDramWideTilesMaxWorkPercent;
+  return fewer && work ? wide : chosen;
+}
+
 // A board whose DRAM is slower than the H200's (kHopperSlowDramMaxGbps: the H100 SXM)
-// changes a plan in three steps (kHopperSlowDram*): 128 x 128 tiles split over K give
+// changes a plan in four steps (kHopperSlowDram*): 128 x 128 tiles split over K give
 // way to the unsplit swap program up to a longer K than on the H200
 // (kHopperSlowDramUnsplitSwapMaxK, unsplit_swap); else pairings (slow_dram_pairs);
-// else 256 x 128 tiles in place of two waves of 128 x 128 (where no pairs along M were
-// taken) or of 128 x 112 (slow_dram_256_row_tiles).
+// then 256 x 128 tiles in place of two waves of 128 x 128 (where no pairs along M were
+// taken) or of 128 x 112 (slow_dram_256_row_tiles); then 128 x 160 pairs in place of
+// more waves of 128 x 112 pairs (slow_dram_wide_tiles).
 Plan plan_sm90_board(const Plan& chosen, int64_t M, int64_t N, int64_t K, int num_sms, int dram_gbps) {
   const bool slow_dram = dram_gbps > 0 && dram_gbps <= kHopperSlowDramMaxGbps;
   if (!slow_dram) return chosen;
   if (chosen.program == Program::kHopper128x128 && chosen.split_k > 1 && K <= kHopperSlowDramUnsplitSwapMaxK)
     return unsplit_swap(chosen, busiest_sm_k_work(chosen, K), chosen.head_m, chosen.head_n, K, num_sms);
   // slow_dram_256_row_tiles leaves 128 x 128 pairs along M as they are.
-  return slow_dram_256_row_tiles(slow_dram_pairs(chosen, K, num_sms), M, N, K, num_sms);
+  const Plan paired = slow_dram_pairs(chosen, K, num_sms);
+  return slow_dram_wide_tiles(slow_dram_256_row_tiles(paired, M, N, K, num_sms), M, N, K, num_sms);
 }
 
 }  // namespace

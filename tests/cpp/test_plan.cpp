@@ -1082,6 +1082,46 @@ TEST(PlanSm90, RowTilesOf256OverSingle112OnSlowDram) {
   }
 }
 
+// On slower DRAM, three or more waves of 128 x 112 pairs sharing the token tile over
+// the whole problem, from kHopperSlowDramWideTilesMinK on: 128 x 160 pairs where they
+// take fewer waves for at most kHopperSlowDramWideTilesMaxWorkPercent of the K-block
+// work on the busiest SM (seven waves against five, fourteen against ten: 102%). The
+// H200 keeps the plan.
+TEST(PlanSm90, WideTilesOver112PairsOnSlowDram) {
+  constexpr int kSlow = cake::kHopperSlowDramMaxGbps;
+  constexpr int64_t kMinK = cake::kHopperSlowDramWideTilesMinK;
+  for (const auto& [M, N, K, waves, wide_waves] :
+       {std::tuple<int64_t, int64_t, int64_t, int, int>{2560, 5120, 18944, 7, 5}, {896, 13824, kMinK, 7, 5},
+        {1280, 10240, 16384, 7, 5}, {896, 28672, 14336, 14, 10}}) {
+    SCOPED_TRACE(std::to_string(M) + " " + std::to_string(N) + " " + std::to_string(K));
+    for (int dram : {0, 4916, kSlow + 1}) {
+      const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132, dram);
+      EXPECT_EQ(p.program, Program::kHopper128x112);
+      EXPECT_EQ(p.waves, waves);
+      EXPECT_EQ(p.cluster_n, 2);
+    }
+    for (int dram : {kSlow, 3352}) {
+      const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132, dram);
+      EXPECT_EQ(p.program, Program::kHopper128x160);
+      EXPECT_EQ(p.head_m, M);
+      EXPECT_EQ(p.head_n, N);
+      EXPECT_EQ(p.waves, wide_waves);
+      EXPECT_EQ(p.split_k, 1);
+      EXPECT_EQ(p.cluster_n, 2);
+    }
+  }
+  // Not below that K; not four waves against three (107% of the work: M = 2048,
+  // N = 3584 read 1.013-1.035 at K = 12288..16384); not where 128 x 160 pairs take as
+  // many waves (three each at M = 1792, N = 3072: 1.25-1.39 of the plan).
+  for (auto [M, N, K] : {std::tuple<int64_t, int64_t, int64_t>{896, 13824, kMinK - 2048},
+                         {2048, 3584, 18944},
+                         {512, 14336, 18944},
+                         {1792, 3072, 18944}}) {
+    const cake::Plan slow = cake::plan(M, N, K, 128, Arch::SM90, 132, kSlow);
+    EXPECT_EQ(slow.program, Program::kHopper128x112) << M << " " << N << " " << K;
+  }
+}
+
 // In place of two regions whose 192 x 128 head takes two waves (kHopper256RowTiles*):
 // 256 x 128 tiles over the whole problem, single CTAs, in at most two waves, on more
 // than kHopperFewSms SMs, on every board. M = 1024, N = K = 8192 and the grid's

@@ -159,11 +159,13 @@ std::string all_of(const cake::Plan& p) {
 // whole problem (not in pairs along M) from kHopperSlowDram256RowTilesMinK, or of single
 // 128 x 112 CTAs from kHopperSlowDram256RowTilesOver112MinK (K not a multiple of
 // kHopperSlowDram256RowTilesOver112KeepK), become one wave of single
-// 256 x 128 CTAs; or only CTA pairs differ, single CTAs becoming pairs
+// 256 x 128 CTAs; or three or more waves of 128 x 112 pairs from
+// kHopperSlowDramWideTilesMinK become fewer waves of 128 x 160 pairs; or only CTA
+// pairs differ, single CTAs becoming pairs
 // in as many waves (one or two along M, two along N); every region still runs and
 // covers out.
 TEST(PlanInvariants, Sm90DramBandwidthChangesOnlySplitsTilesAndPairs) {
-  int along_m = 0, along_n = 0, unsplit = 0, rows256 = 0;
+  int along_m = 0, along_n = 0, unsplit = 0, rows256 = 0, wide = 0;
   for (int sms : {132, 114, 78})
     for (int64_t M : kMs)
       for (int64_t N : kNs)
@@ -190,6 +192,20 @@ TEST(PlanInvariants, Sm90DramBandwidthChangesOnlySplitsTilesAndPairs) {
             EXPECT_EQ(slow.waves, 1);
             EXPECT_EQ(slow.split_k, 1);
             EXPECT_EQ(slow.cluster_m * slow.cluster_n, 1);
+            EXPECT_EQ(slow.head_m, M);
+            EXPECT_EQ(slow.head_n, N);
+          } else if (slow.program == cake::Program::kHopper128x160 && unknown.program != slow.program) {
+            ++wide;
+            EXPECT_EQ(unknown.program, cake::Program::kHopper128x112);
+            EXPECT_EQ(unknown.cluster_n, 2);
+            EXPECT_EQ(slow.cluster_n, 2);
+            EXPECT_GE(unknown.waves, 3);
+            EXPECT_LT(slow.waves, unknown.waves);
+            EXPECT_EQ(slow.split_k, 1);
+            EXPECT_EQ(unknown.split_k, 1);
+            EXPECT_GE(K, cake::kHopperSlowDramWideTilesMinK);
+            EXPECT_EQ(unknown.head_m, M);
+            EXPECT_EQ(unknown.head_n, N);
             EXPECT_EQ(slow.head_m, M);
             EXPECT_EQ(slow.head_n, N);
           } else if (all_but_pairs(slow) != all_but_pairs(unknown)) {
@@ -219,6 +235,7 @@ TEST(PlanInvariants, Sm90DramBandwidthChangesOnlySplitsTilesAndPairs) {
   EXPECT_GT(along_n, 0) << "the sweep reaches no shape the slower board pairs along N";
   EXPECT_GT(unsplit, 0) << "the sweep reaches no split the slower board gives to a swap program";
   EXPECT_GT(rows256, 0) << "the sweep reaches no two waves of 128 x 128 the slower board gives to 256 x 128 tiles";
+  EXPECT_GT(wide, 0) << "the sweep reaches no waves of 128 x 112 pairs the slower board gives to 128 x 160 pairs";
 }
 
 // 256 x 128 tiles (kHopper256RowTiles*), on any board: one region, single CTAs, unsplit,
