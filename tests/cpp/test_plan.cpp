@@ -995,6 +995,21 @@ TEST(PlanSm90, TwoWavePairsOnSlowDram) {
   }
 }
 
+// On slower DRAM (the limit and an H100 SXM's 3352 GB/s): one wave of single
+// 256 x 128 CTAs over the whole problem, unsplit, on `grid` CTAs.
+void expect_slow_dram_256_row_wave(int64_t M, int64_t N, int64_t K, int64_t grid) {
+  for (int dram : {cake::kHopperSlowDramMaxGbps, 3352}) {
+    const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132, dram);
+    EXPECT_EQ(p.program, Program::kHopper256x128) << dram;
+    EXPECT_EQ(p.head_m, M);
+    EXPECT_EQ(p.head_n, N);
+    EXPECT_EQ(p.waves, 1);
+    EXPECT_EQ(p.split_k, 1);
+    EXPECT_EQ(p.cluster_m * p.cluster_n, 1);
+    EXPECT_EQ(p.grid, grid);
+  }
+}
+
 // On slower DRAM, two waves of 128 x 128 tiles over the whole problem, single or in
 // pairs sharing the token tile, from kHopperSlowDram256RowTilesMinK on: one wave of
 // single 256 x 128 CTAs (the same work on the busiest SM). The H200 keeps the plan.
@@ -1014,16 +1029,7 @@ TEST(PlanSm90, RowTilesOf256OnSlowDram) {
       EXPECT_EQ(p.cluster_m, 1);
       EXPECT_EQ(p.cluster_n, pairs_n);
     }
-    for (int dram : {kSlow, 3352}) {
-      const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132, dram);
-      EXPECT_EQ(p.program, Program::kHopper256x128);
-      EXPECT_EQ(p.head_m, M);
-      EXPECT_EQ(p.head_n, N);
-      EXPECT_EQ(p.waves, 1);
-      EXPECT_EQ(p.split_k, 1);
-      EXPECT_EQ(p.cluster_m * p.cluster_n, 1);
-      EXPECT_EQ(p.grid, grid);
-    }
+    expect_slow_dram_256_row_wave(M, N, K, grid);
   }
   // Not below that K; not in place of pairs sharing the weight tile (M = 448,
   // N = 8192 from kHopperSlowDramTwoWavePairsMinK); not where 256 x 128 tiles take two
@@ -1056,16 +1062,7 @@ TEST(PlanSm90, RowTilesOf256OverSingle112OnSlowDram) {
       EXPECT_EQ(p.waves, 2);
       EXPECT_EQ(p.cluster_m * p.cluster_n, 1);
     }
-    for (int dram : {kSlow, 3352}) {
-      const cake::Plan p = cake::plan(M, N, K, 128, Arch::SM90, 132, dram);
-      EXPECT_EQ(p.program, Program::kHopper256x128);
-      EXPECT_EQ(p.head_m, M);
-      EXPECT_EQ(p.head_n, N);
-      EXPECT_EQ(p.waves, 1);
-      EXPECT_EQ(p.split_k, 1);
-      EXPECT_EQ(p.cluster_m * p.cluster_n, 1);
-      EXPECT_EQ(p.grid, grid);
-    }
+    expect_slow_dram_256_row_wave(M, N, K, grid);
   }
   // Not below that K; not at K = 16384 (the 128 x 112 CTAs measured faster there); not
   // in place of 128 x 112 pairs (M = 1024, N = 3584, K = 18944 along N; M = 512,
