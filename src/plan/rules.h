@@ -655,7 +655,7 @@ inline constexpr int64_t kHopperSlowDram256RowTilesOver112KeepK = 16384;
 // fewer waves and leave the busiest SM at most this percentage of the K-block work
 // (sm90_choice.cpp slow_dram_wide_tiles): seven waves of 784 columns per SM against
 // five of 800, fourteen against ten (102%). Each pair then reads 128 + 320 operand rows
-// per K block for 256 x 160 outputs. H100 SXM (the thirty-ninth session after version
+// per K block for 128 x 320 outputs. H100 SXM (the thirty-ninth session after version
 // 73, docs/results/h100-2026-12-07-v83/), scripts/plan-ab of version 82 against the
 // rule at 110%, three runs, 36 shapes: the 20 it moves at 105% (M = 896..2560,
 // N = 5120..28672, K = 12288..18944) 0.915 of version 82's time (0.902-0.928), 0.942

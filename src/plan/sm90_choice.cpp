@@ -486,8 +486,8 @@ Plan slow_dram_pairs(const Plan& chosen, int64_t K, int num_sms) {
 // of single 128 x 112 CTAs (which no pairing took) from
 // kHopperSlowDram256RowTilesOver112MinK on, K not a multiple of
 // kHopperSlowDram256RowTilesOver112KeepK: one wave of 256 x 128 tiles, single CTAs,
-// where they take one wave and leave the busiest SM no more K-block work (8/7 of it in
-// place of 128 x 112). Each SM then reads 384 operand rows per K block for its
+// where they take one wave and leave the busiest SM no more K-block work (up to
+// kHopperSlowDram256RowTilesOver112MaxWorkPercent of it in place of 128 x 112). Each SM then reads 384 operand rows per K block for its
 // 256 x 128 outputs, not 512 (448 for 2 x 128 x 112).
 Plan slow_dram_256_row_tiles(const Plan& chosen, int64_t M, int64_t N, int64_t K, int num_sms) {
   const bool rows128 = chosen.program == Program::kHopper128x128 && chosen.cluster_m == 1 &&

@@ -158,12 +158,10 @@ std::string all_of(const cake::Plan& p) {
 // unsplit in one wave over the same region; or two waves of 128 x 128 tiles over the
 // whole problem (not in pairs along M) from kHopperSlowDram256RowTilesMinK, or of single
 // 128 x 112 CTAs from kHopperSlowDram256RowTilesOver112MinK (K not a multiple of
-// kHopperSlowDram256RowTilesOver112KeepK), become one wave of single
-// 256 x 128 CTAs; or three or more waves of 128 x 112 pairs from
-// kHopperSlowDramWideTilesMinK become fewer waves of 128 x 160 pairs; or only CTA
-// pairs differ, single CTAs becoming pairs
-// in as many waves (one or two along M, two along N); every region still runs and
-// covers out.
+// kHopperSlowDram256RowTilesOver112KeepK), become one wave of single 256 x 128 CTAs; or
+// three or more waves of 128 x 112 pairs from kHopperSlowDramWideTilesMinK become fewer
+// waves of 128 x 160 pairs; or only CTA pairs differ, single CTAs becoming pairs in as
+// many waves (one or two along M, two along N); every region still runs and covers out.
 TEST(PlanInvariants, Sm90DramBandwidthChangesOnlySplitsTilesAndPairs) {
   int along_m = 0, along_n = 0, unsplit = 0, rows256 = 0, wide = 0;
   for (int sms : {132, 114, 78})
