@@ -481,23 +481,28 @@ Plan slow_dram_pairs(const Plan& chosen, int64_t K, int num_sms) {
   return pairs.waves == chosen.waves ? pairs : chosen;
 }
 
+// The plans the slower-DRAM tile steps replace: one unsplit region over the whole
+// problem, on more than kHopperFewSms SMs.
+bool whole_unsplit(const Plan& chosen, int64_t M, int64_t N, int num_sms) {
+  return num_sms > kHopperFewSms && chosen.split_k == 1 && chosen.head_m == M && chosen.head_n == N;
+}
+
 // On boards with slower DRAM, two waves of 128 x 128 tiles over the whole problem,
 // single or in pairs sharing the token tile, from kHopperSlowDram256RowTilesMinK on, or
 // of single 128 x 112 CTAs (which no pairing took) from
 // kHopperSlowDram256RowTilesOver112MinK on, K not a multiple of
 // kHopperSlowDram256RowTilesOver112KeepK: one wave of 256 x 128 tiles, single CTAs,
 // where they take one wave and leave the busiest SM no more K-block work (up to
-// kHopperSlowDram256RowTilesOver112MaxWorkPercent of it in place of 128 x 112). Each SM then reads 384 operand rows per K block for its
-// 256 x 128 outputs, not 512 (448 for 2 x 128 x 112).
+// kHopperSlowDram256RowTilesOver112MaxWorkPercent of it in place of 128 x 112). Each SM
+// then reads 384 operand rows per K block for its 256 x 128 outputs, not 512 (448 for
+// 2 x 128 x 112).
 Plan slow_dram_256_row_tiles(const Plan& chosen, int64_t M, int64_t N, int64_t K, int num_sms) {
   const bool rows128 = chosen.program == Program::kHopper128x128 && chosen.cluster_m == 1 &&
                        K >= kHopperSlowDram256RowTilesMinK;
   const bool rows128x112 = chosen.program == Program::kHopper128x112 && chosen.cluster_m * chosen.cluster_n == 1 &&
                            K >= kHopperSlowDram256RowTilesOver112MinK &&
                            K % kHopperSlowDram256RowTilesOver112KeepK != 0;
-  if (num_sms <= kHopperFewSms || !(rows128 || rows128x112) || chosen.waves != 2 || chosen.split_k != 1 ||
-      chosen.head_m != M || chosen.head_n != N)
-    return chosen;
+  if (!whole_unsplit(chosen, M, N, num_sms) || !(rows128 || rows128x112) || chosen.waves != 2) return chosen;
   const Plan tiles = plan_sm90_program(Program::kHopper256x128, M, N, K, num_sms, 1, 0, 0, 1);
   const int64_t max_percent = rows128x112 ? kHopperSlowDram256RowTilesOver112MaxWorkPercent : 100;
   const bool work = busiest_sm_k_work(tiles, K) * 100 <= busiest_sm_k_work(chosen, K) * max_percent;
@@ -510,9 +515,8 @@ Plan slow_dram_256_row_tiles(const Plan& chosen, int64_t M, int64_t N, int64_t K
 // pair then reads 128 + 320 operand rows per K block for 128 x 320 outputs, not
 // 128 + 224 for 128 x 224.
 Plan slow_dram_wide_tiles(const Plan& chosen, int64_t M, int64_t N, int64_t K, int num_sms) {
-  if (num_sms <= kHopperFewSms || chosen.program != Program::kHopper128x112 || chosen.cluster_n != 2 ||
-      chosen.waves < 3 || chosen.split_k != 1 || chosen.head_m != M || chosen.head_n != N ||
-      K < kHopperSlowDramWideTilesMinK)
+  if (!whole_unsplit(chosen, M, N, num_sms) || chosen.program != Program::kHopper128x112 || chosen.cluster_n != 2 ||
+      chosen.waves < 3 || K < kHopperSlowDramWideTilesMinK)
     return chosen;
   const Plan wide = plan_sm90_program(Program::kHopper128x160, M, N, K, num_sms);
   const bool fewer = wide.split_k == 1 && wide.cluster_n == 2 && wide.waves < chosen.waves;
