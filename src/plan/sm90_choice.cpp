@@ -27,6 +27,10 @@ int64_t busiest_sm_k_work(const Plan& p, int64_t K) {
   return p.waves * ceil_div(ceil_div(K, sm90::kStageK), p.split_k) * p.tile_m * p.tile_n;
 }
 
+// Whether work is at most percent % of base (the form of every threshold in rules.h
+// named ...Percent).
+bool at_most_percent(int64_t work, int64_t base, int64_t percent) { return work * 100 <= base * percent; }
+
 // Tiles that fill more than half the SMs in one wave.
 bool one_full_wave(int64_t tiles, int num_sms) { return tiles * 2 > num_sms && tiles <= num_sms; }
 
@@ -95,7 +99,7 @@ Program choose_sm90_by_shape(int64_t M, int64_t N, int64_t K, int num_sms) {
   const int64_t max_percent = hopper_promotion_k(K) == sm90::kPromotionLongK
                                   ? kHopperWideTileMaxWorkPercentLongPromotion
                                   : kHopperWideTileMaxWorkPercent;
-  if (std::min(tall, turned) * 100 > square * max_percent) return Program::kHopper128x128;
+  if (!at_most_percent(std::min(tall, turned), square, max_percent)) return Program::kHopper128x128;
   return tall <= turned ? Program::kHopper192x128 : Program::kHopperSwap192x128;
 }
 
@@ -151,9 +155,10 @@ Program fitted_weight_tiles(const Plan& chosen, int64_t work, bool regions, int6
     const int64_t many_waves = fitted == Program::kHopper128x160 && mid_k
                                    ? std::max(many_waves_percent, kHopperFittedWeightTiles160ManyWavesMaxWorkPercent)
                                    : many_waves_percent;
-    const bool fits = w * 100 <= work * (regions     ? kHopperFittedWeightTilesRegionsMaxWorkPercent
-                                         : few_waves ? kHopperFittedWeightTilesMaxWorkPercent
-                                                     : many_waves);
+    const bool fits = at_most_percent(w, work,
+                                      regions     ? kHopperFittedWeightTilesRegionsMaxWorkPercent
+                                      : few_waves ? kHopperFittedWeightTilesMaxWorkPercent
+                                                  : many_waves);
     if (fits && w < least) least = w, best = fitted;
   }
   return best;
@@ -205,7 +210,8 @@ Program fitted_token_tiles(Program chosen, int64_t M, int64_t N, int64_t K, int 
     const int64_t percent = unsplits                              ? 100
                             : long_k || (paired && many_waves) ? kHopperFittedTokenTilesMaxWorkPercentLongK
                                                                 : kHopperFittedTokenTilesMaxWorkPercent;
-    if (work * 100 <= base * percent && (work < least || (unsplits && work == least))) least = work, best = fitted;
+    if (at_most_percent(work, base, percent) && (work < least || (unsplits && work == least)))
+      least = work, best = fitted;
   }
   return best;
 }
@@ -306,7 +312,7 @@ Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   if (chosen == Program::kHopper128x128 && K >= kHopperSplitWideTileMinK && shape_plan.split_k == 1 &&
       shape_plan.waves == 1) {
     const Plan q = plan_sm90_program(Program::kHopper192x128, M, N, K, num_sms);
-    if (q.split_k > 1 && busiest_sm_k_work(q, K) * 100 <= best * kHopperSplitWideTileMaxWorkPercent)
+    if (q.split_k > 1 && at_most_percent(busiest_sm_k_work(q, K), best, kHopperSplitWideTileMaxWorkPercent))
       chosen = Program::kHopper192x128;
   }
   const Program fitted = fitted_token_tiles(chosen, M, N, K, num_sms);
@@ -409,8 +415,8 @@ Plan plan_sm90_shape(int64_t M, int64_t N, int64_t K, int num_sms) {
       chosen.cluster_m * chosen.cluster_n == 1 && num_sms <= kHopperFewSms) {
     const Plan q = plan_sm90_program(Program::kHopperSwap128x64, M, N, K, num_sms, 1);
     if (q.cluster_m * q.cluster_n == 1 && q.grid * 2 > num_sms &&
-        busiest_sm_rows_streamed(q, M, N, K, num_sms) * 100 <=
-            busiest_sm_rows_streamed(chosen, M, N, K, num_sms) * kHopperSwapWideWeightTilesMaxRowsPercent)
+        at_most_percent(busiest_sm_rows_streamed(q, M, N, K, num_sms),
+                        busiest_sm_rows_streamed(chosen, M, N, K, num_sms), kHopperSwapWideWeightTilesMaxRowsPercent))
       return q;
   }
   if (M > kHopperTokenTiles160MinM) {
@@ -505,7 +511,7 @@ Plan slow_dram_256_row_tiles(const Plan& chosen, int64_t M, int64_t N, int64_t K
   if (!whole_unsplit(chosen, M, N, num_sms) || !(rows128 || rows128x112) || chosen.waves != 2) return chosen;
   const Plan tiles = plan_sm90_program(Program::kHopper256x128, M, N, K, num_sms, 1, 0, 0, 1);
   const int64_t max_percent = rows128x112 ? kHopperSlowDram256RowTilesOver112MaxWorkPercent : 100;
-  const bool work = busiest_sm_k_work(tiles, K) * 100 <= busiest_sm_k_work(chosen, K) * max_percent;
+  const bool work = at_most_percent(busiest_sm_k_work(tiles, K), busiest_sm_k_work(chosen, K), max_percent);
   return tiles.waves == 1 && work ? tiles : chosen;
 }
 
@@ -520,8 +526,8 @@ Plan slow_dram_wide_tiles(const Plan& chosen, int64_t M, int64_t N, int64_t K, i
     return chosen;
   const Plan wide = plan_sm90_program(Program::kHopper128x160, M, N, K, num_sms);
   const bool fewer = wide.split_k == 1 && wide.cluster_n == 2 && wide.waves < chosen.waves;
-  const bool work =
-      busiest_sm_k_work(wide, K) * 100 <= busiest_sm_k_work(chosen, K) * kHopperSlowDramWideTilesMaxWorkPercent;
+  const bool work = at_most_percent(busiest_sm_k_work(wide, K), busiest_sm_k_work(chosen, K),
+                                    kHopperSlowDramWideTilesMaxWorkPercent);
   return fewer && work ? wide : chosen;
 }
 
