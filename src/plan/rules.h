@@ -644,7 +644,11 @@ inline constexpr int64_t kHopperSlowDram256RowTilesMinK = 6144;
 // K-linear trend (M = 896, N = 3840: 86.05 / 97.64 / 98.69 / 136.16 us at K = 12288 /
 // 14336 / 16384 / 18944; the 256 x 128 tiles and cuBLASLt stay on theirs), and the
 // 256-row wave read 1.041-1.062 raw, 1.057-1.101 over cuBLASLt, on all three shapes
-// there: version 81's plan stays. Only K = 16384 of the multiples was measured. Below
+// there: version 81's plan stays. Only K = 16384 of the multiples was measured; a
+// forced scan over K = 12288..20480 by 1024 (the forty-second session,
+// docs/results/h100-2026-12-07-suite-87cd49e/) found the 128 x 112 CTAs' fast point
+// at 16384 alone (6.24 ns per K against 7.08-7.63 at the nine other K), so the
+// exception covers no other K there. Below
 // K = 12288 the 256-row wave lost in the session before
 // (docs/results/h100-2026-12-07-256-row-one-wave/).
 inline constexpr int64_t kHopperSlowDram256RowTilesOver112MinK = 12288;
