@@ -27,8 +27,8 @@ int64_t busiest_sm_k_work(const Plan& p, int64_t K) {
   return p.waves * ceil_div(ceil_div(K, sm90::kStageK), p.split_k) * p.tile_m * p.tile_n;
 }
 
-// Whether work is at most percent % of base (the form of every threshold in rules.h
-// named ...Percent).
+// Whether work is at most percent % of base (the form of every ...MaxWorkPercent and
+// ...MaxRowsPercent threshold in rules.h).
 bool at_most_percent(int64_t work, int64_t base, int64_t percent) { return work * 100 <= base * percent; }
 
 // Tiles that fill more than half the SMs in one wave.
@@ -296,12 +296,12 @@ Program choose_sm90(int64_t M, int64_t N, int64_t K, int num_sms) {
   const Program by_shape = choose_sm90_by_shape(M, N, K, num_sms);
   if (M <= kHopperSwapMaxM) return by_shape;
   const Plan shape_plan = plan_sm90_program(by_shape, M, N, K, num_sms);
-  int64_t best = busiest_sm_k_work(shape_plan, K);
-  const int64_t limit = best * kHopperSmallTileMaxWorkPercent / 100;
+  const int64_t shape_work = busiest_sm_k_work(shape_plan, K);
+  int64_t best = shape_work;
   Program chosen = by_shape;
   for (Program small : {Program::kHopperSwap64x64, Program::kHopperSwap128x64, Program::kHopperSwap64x128}) {
     const int64_t work = busiest_sm_k_work(plan_sm90_program(small, M, N, K, num_sms), K);
-    if (work <= limit && work < best) best = work, chosen = small;
+    if (at_most_percent(work, shape_work, kHopperSmallTileMaxWorkPercent) && work < best) best = work, chosen = small;
   }
   // Few tiles at short K: a split of the shape rule's tiles gives way to the swap
   // program unsplit in one wave (kHopperUnsplitSwapMaxK).
