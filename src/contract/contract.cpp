@@ -18,21 +18,17 @@ template <typename... Parts>
   throw InvalidArgument(os.str());
 }
 
-std::string shape_str(const TensorDesc& t) {
+// A tensor's extents as messages print them: "[2, 3]" for a shape, "(3, 1)" for strides.
+std::string extents_str(const int64_t* v, int ndim, const char* open, const char* close) {
   std::ostringstream os;
-  os << "[";
-  for (int i = 0; i < t.ndim; ++i) os << (i ? ", " : "") << t.shape[i];
-  os << "]";
+  os << open;
+  for (int i = 0; i < ndim; ++i) os << (i ? ", " : "") << v[i];
+  os << close;
   return os.str();
 }
 
-std::string strides_str(const TensorDesc& t) {
-  std::ostringstream os;
-  os << "(";
-  for (int i = 0; i < t.ndim; ++i) os << (i ? ", " : "") << t.strides[i];
-  os << ")";
-  return os.str();
-}
+std::string shape_str(const TensorDesc& t) { return extents_str(t.shape, t.ndim, "[", "]"); }
+std::string strides_str(const TensorDesc& t) { return extents_str(t.strides, t.ndim, "(", ")"); }
 
 std::string dtype_label(const TensorDesc& t) {
   if (!t.dtype_label.empty()) return t.dtype_label;
