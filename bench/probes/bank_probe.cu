@@ -14,12 +14,13 @@
 // its own 64-row A and all three the same N-row B, as the turned programs lay them
 // out; RS: A from registers). Four more warps meanwhile make one kind of traffic
 // until the warpgroups are done: none, bulk copies from L2 into shared memory (what
-// TMA does), 16-byte loads from L2 into registers (ld.global.cg, and .nc with no L1
-// allocation), or 16-byte loads from shared memory into registers. Where wgmma is
-// bound by the banks (SS at N = 32 needs 192 bytes of operand reads per cycle at
-// the tensor cores' rate), each byte of traffic per cycle takes its cost in bank
-// bytes out of wgmma's operand reads: the cost per byte is the drop in operand
-// bytes read per cycle over the traffic's bytes per cycle.
+// TMA does), 16-byte loads from L2 into registers (ld.global.cg; ld.global.nc with no
+// L1 allocation), 16-byte loads that hit in L1 (ld.global.ca over 16 KiB: the
+// read-out without the fill), or 16-byte loads from shared memory. Where wgmma is
+// bound by the banks (SS at N = 32 needs 192 bytes of operand reads per cycle at the
+// tensor cores' rate), each byte of traffic per cycle takes its cost in bank bytes
+// out of wgmma's operand reads: the cost per byte is the drop in operand bytes read
+// per cycle over the traffic's bytes per cycle.
 //
 //   cake_bank_probe            the table of every combination (a second or so)
 //
@@ -38,8 +39,10 @@ namespace {
 using namespace cake::sm90;
 
 enum class Operands : int { kSS, kRS };
-enum class Traffic : int { kNone, kBulkCopy, kGlobalCg, kGlobalNc, kShared };
-constexpr const char* kTrafficNames[] = {"none", "bulk copy L2->smem", "ld.global.cg", "ld.global.nc", "ld.shared"};
+enum class Traffic : int { kNone, kBulkCopy, kGlobalCg, kGlobalNc, kGlobalL1Hit, kShared };
+constexpr int kTrafficKinds = 6;
+constexpr const char* kTrafficNames[] = {"none", "bulk copy L2->smem", "ld.global.cg", "ld.global.nc",
+                                         "ld.global.ca L1 hit", "ld.shared"};
 
 constexpr int kMmaWarpgroups = 3;
 constexpr int kTrafficWarps = 4;
@@ -51,6 +54,7 @@ constexpr int kTrafficBytes = 64 * 1024;  // the bulk copies' ring; the shared l
 constexpr int kRingSlots = 16;
 constexpr int kSlotBytes = kTrafficBytes / kRingSlots;
 constexpr int kWindowBytes = 128 * 1024;  // each CTA's part of the global source: L2-resident
+constexpr int kL1WindowBytes = 16 * 1024;  // the part the L1-hit loads cycle over: L1-resident
 constexpr int kLoadsInFlight = 16;        // 16-byte loads per thread before the first use
 constexpr int kSmemBytes = 1024 + kOperandBytes + kTrafficBytes + 1024;
 
@@ -69,6 +73,12 @@ __device__ __forceinline__ uint4 ld_global_cg(const uint4* p) {
 __device__ __forceinline__ uint4 ld_global_nc(const uint4* p) {
   uint4 v;
   asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ uint4 ld_global_ca(const uint4* p) {
+  uint4 v;
+  asm volatile("ld.global.ca.v4.u32 {%0, %1, %2, %3}, [%4];"
                : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
   return v;
 }
@@ -185,14 +195,18 @@ __global__ void __launch_bounds__(kThreads, 1)
           cutlass::arch::ClusterBarrier::wait(&bars[j % kRingSlots], (j / kRingSlots) & 1);
         bytes = static_cast<unsigned long long>(issued) * kSlotBytes;
       }
-    } else if (traffic == Traffic::kGlobalCg || traffic == Traffic::kGlobalNc) {
-      const bool cg = traffic == Traffic::kGlobalCg;
+    } else if (traffic == Traffic::kGlobalCg || traffic == Traffic::kGlobalNc ||
+               traffic == Traffic::kGlobalL1Hit) {
+      const bool l1 = traffic == Traffic::kGlobalL1Hit;
+      const uint32_t mask = l1 ? kL1WindowBytes / 16 - 1 : kWindowMask;
       for (uint32_t i = 0; mma_running(done); ++i) {
         uint4 v[kLoadsInFlight];
 #pragma unroll
         for (int u = 0; u < kLoadsInFlight; ++u) {
-          const uint32_t idx = (((i * kLoadsInFlight + u) * kTrafficWarps + tw) * 32 + lane) & kWindowMask;
-          v[u] = cg ? ld_global_cg(window + idx) : ld_global_nc(window + idx);
+          const uint32_t idx = (((i * kLoadsInFlight + u) * kTrafficWarps + tw) * 32 + lane) & mask;
+          v[u] = traffic == Traffic::kGlobalCg ? ld_global_cg(window + idx)
+                 : l1                          ? ld_global_ca(window + idx)
+                                               : ld_global_nc(window + idx);
         }
 #pragma unroll
         for (int u = 0; u < kLoadsInFlight; ++u) x ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
@@ -272,7 +286,7 @@ Row run(const uint4* src, Traffic traffic, int sms, Result* d_out) {
 template <int N, Operands kOps>
 void table(const uint4* src, int sms, Result* d_out) {
   Row none{};
-  for (int t = 0; t < 5; ++t) {
+  for (int t = 0; t < kTrafficKinds; ++t) {
     const auto traffic = static_cast<Traffic>(t);
     const Row r = run<N, kOps>(src, traffic, sms, d_out);
     if (traffic == Traffic::kNone) none = r;
