@@ -64,29 +64,45 @@ struct Result {
   unsigned sink;
 };
 
-__device__ __forceinline__ uint4 ld_global_cg(const uint4* p) {
+// The 16 bytes at element idx of a global window (or, for kShared, of the shared ring
+// at ring_addr) by the path the traffic kind names.
+#define CAKE_PROBE_LD16(op, addr_constraint, addr)                                    \
+  asm volatile(op " {%0, %1, %2, %3}, [%4];"                                          \
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : addr_constraint(addr))
+template <Traffic kKind>
+__device__ __forceinline__ uint4 load16(const uint4* window, uint32_t ring_addr, uint32_t idx) {
   uint4 v;
-  asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  if constexpr (kKind == Traffic::kGlobalCg) CAKE_PROBE_LD16("ld.global.cg.v4.u32", "l", window + idx);
+  if constexpr (kKind == Traffic::kGlobalNc)
+    CAKE_PROBE_LD16("ld.global.nc.L1::no_allocate.v4.u32", "l", window + idx);
+  if constexpr (kKind == Traffic::kGlobalL1Hit) CAKE_PROBE_LD16("ld.global.ca.v4.u32", "l", window + idx);
+  if constexpr (kKind == Traffic::kShared) CAKE_PROBE_LD16("ld.shared.v4.u32", "r", ring_addr + idx * 16);
   return v;
 }
-__device__ __forceinline__ uint4 ld_global_nc(const uint4* p) {
-  uint4 v;
-  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
-  return v;
-}
-__device__ __forceinline__ uint4 ld_global_ca(const uint4* p) {
-  uint4 v;
-  asm volatile("ld.global.ca.v4.u32 {%0, %1, %2, %3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
-  return v;
-}
-__device__ __forceinline__ uint4 ld_shared(uint32_t addr) {
-  uint4 v;
-  asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr));
-  return v;
+#undef CAKE_PROBE_LD16
+
+// Stops when the flag says all three warpgroups are done, checking it every pass.
+__device__ __forceinline__ bool mma_running(const volatile int* done) { return *done < kMmaWarpgroups; }
+
+// One traffic warp's loads of one kind, kLoadsInFlight per thread before the first
+// use, cycling over its window, until the warpgroups are done; returns its bytes.
+template <Traffic kKind>
+__device__ __forceinline__ unsigned long long load_traffic(const uint4* window, uint32_t ring_addr, int tw,
+                                                           int lane, const volatile int* done, uint32_t& x) {
+  constexpr uint32_t kMask = (kKind == Traffic::kShared      ? kTrafficBytes
+                              : kKind == Traffic::kGlobalL1Hit ? kL1WindowBytes
+                                                               : kWindowBytes) / 16 - 1;
+  unsigned long long bytes = 0;
+  for (uint32_t i = 0; mma_running(done); ++i) {
+    uint4 v[kLoadsInFlight];
+#pragma unroll
+    for (int u = 0; u < kLoadsInFlight; ++u)
+      v[u] = load16<kKind>(window, ring_addr, (((i * kLoadsInFlight + u) * kTrafficWarps + tw) * 32 + lane) & kMask);
+#pragma unroll
+    for (int u = 0; u < kLoadsInFlight; ++u) x ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+    bytes += kLoadsInFlight * 16;
+  }
+  return bytes;
 }
 
 // FP8 wgmma with A from registers (4 registers of 4 E4M3 values per thread per 32-deep step).
@@ -104,9 +120,6 @@ __device__ __forceinline__ void mma_rs_call(const uint32_t (&a)[4], uint64_t db,
 // E4M3 bytes of magnitude below 2 (no NaN): what the operands hold does not change
 // the speed, only that they are finite.
 __device__ __forceinline__ uint32_t pattern(uint32_t i) { return (i * 0x9E3779B9u >> 8) & 0x3F3F3F3Fu; }
-
-// Stops when the flag says all three warpgroups are done, checking it every pass.
-__device__ __forceinline__ bool mma_running(const volatile int* done) { return *done < kMmaWarpgroups; }
 
 template <int N, Operands kOps>
 __global__ void __launch_bounds__(kThreads, 1)
@@ -175,7 +188,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   } else {
     const int tw = warp - kMmaWarpgroups * 4;
     const uint4* window = src + static_cast<size_t>(blockIdx.x) * (kWindowBytes / 16);
-    constexpr uint32_t kWindowMask = kWindowBytes / 16 - 1;
     unsigned long long bytes = 0;
     uint32_t x = 0;
     const long long t0 = clock64();
@@ -195,36 +207,16 @@ __global__ void __launch_bounds__(kThreads, 1)
           cutlass::arch::ClusterBarrier::wait(&bars[j % kRingSlots], (j / kRingSlots) & 1);
         bytes = static_cast<unsigned long long>(issued) * kSlotBytes;
       }
-    } else if (traffic == Traffic::kGlobalCg || traffic == Traffic::kGlobalNc ||
-               traffic == Traffic::kGlobalL1Hit) {
-      const bool l1 = traffic == Traffic::kGlobalL1Hit;
-      const uint32_t mask = l1 ? kL1WindowBytes / 16 - 1 : kWindowMask;
-      for (uint32_t i = 0; mma_running(done); ++i) {
-        uint4 v[kLoadsInFlight];
-#pragma unroll
-        for (int u = 0; u < kLoadsInFlight; ++u) {
-          const uint32_t idx = (((i * kLoadsInFlight + u) * kTrafficWarps + tw) * 32 + lane) & mask;
-          v[u] = traffic == Traffic::kGlobalCg ? ld_global_cg(window + idx)
-                 : l1                          ? ld_global_ca(window + idx)
-                                               : ld_global_nc(window + idx);
-        }
-#pragma unroll
-        for (int u = 0; u < kLoadsInFlight; ++u) x ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
-        bytes += kLoadsInFlight * 16;
-      }
-    } else if (traffic == Traffic::kShared) {
+    } else {
       const uint32_t ring_addr = cute::cast_smem_ptr_to_uint(ring);
-      constexpr uint32_t kRingMask = kTrafficBytes / 16 - 1;
-      for (uint32_t i = 0; mma_running(done); ++i) {
-        uint4 v[kLoadsInFlight];
-#pragma unroll
-        for (int u = 0; u < kLoadsInFlight; ++u) {
-          const uint32_t idx = (((i * kLoadsInFlight + u) * kTrafficWarps + tw) * 32 + lane) & kRingMask;
-          v[u] = ld_shared(ring_addr + idx * 16);
-        }
-#pragma unroll
-        for (int u = 0; u < kLoadsInFlight; ++u) x ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
-        bytes += kLoadsInFlight * 16;
+      switch (traffic) {
+        case Traffic::kGlobalCg: bytes = load_traffic<Traffic::kGlobalCg>(window, ring_addr, tw, lane, done, x); break;
+        case Traffic::kGlobalNc: bytes = load_traffic<Traffic::kGlobalNc>(window, ring_addr, tw, lane, done, x); break;
+        case Traffic::kGlobalL1Hit:
+          bytes = load_traffic<Traffic::kGlobalL1Hit>(window, ring_addr, tw, lane, done, x);
+          break;
+        case Traffic::kShared: bytes = load_traffic<Traffic::kShared>(window, ring_addr, tw, lane, done, x); break;
+        default: break;
       }
     }
     const long long t1 = clock64();
