@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "cake/gemm.h"
+#include "cuda_check.h"
 #include "cutlass_reference.h"
 #include "forced.h"
 #include "launch/device.h"
@@ -56,14 +57,6 @@ std::string json_num(double v) {
   return s.str();
 }
 
-#define CK(x)                                                                                   \
-  do {                                                                                          \
-    cudaError_t e_ = (x);                                                                       \
-    if (e_ != cudaSuccess) {                                                                    \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(2);                                                                             \
-    }                                                                                           \
-  } while (0)
 #define LT(x)                                                                          \
   do {                                                                                 \
     cublasStatus_t s_ = (x);                                                           \

@@ -32,6 +32,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "cuda_check.h"
 #include "sm90/primitives.cuh"
 
 namespace {
@@ -233,15 +234,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 }
 
-#define CHECK(call)                                                                        \
-  do {                                                                                     \
-    cudaError_t e_ = (call);                                                               \
-    if (e_ != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));     \
-      std::exit(1);                                                                        \
-    }                                                                                      \
-  } while (0)
-
 struct Row {
   double tensor_fraction, operand_bytes_per_clk, traffic_bytes_per_clk;
 };
@@ -249,17 +241,17 @@ struct Row {
 template <int N, Operands kOps>
 Row run(const uint4* src, Traffic traffic, int sms, Result* d_out) {
   auto kernel = bank_probe<N, kOps>;
-  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
   const int iters = (1 << 20) / N;  // about 1-2 ms a launch
   std::vector<Row> rows;
   std::vector<Result> h(sms);
   for (int rep = 0; rep < 4; ++rep) {  // the first is a warm-up
-    CHECK(cudaMemset(d_out, 0, sizeof(Result) * sms));
+    CK(cudaMemset(d_out, 0, sizeof(Result) * sms));
     kernel<<<sms, kThreads, kSmemBytes>>>(src, iters, traffic, d_out);
-    CHECK(cudaGetLastError());
-    CHECK(cudaDeviceSynchronize());
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
     if (rep == 0) continue;
-    CHECK(cudaMemcpy(h.data(), d_out, sizeof(Result) * sms, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(h.data(), d_out, sizeof(Result) * sms, cudaMemcpyDeviceToHost));
     double mma_cycles = 0, traffic_rate = 0;
     for (const Result& r : h) {
       for (unsigned long long c : r.mma_cycles) mma_cycles += static_cast<double>(c);
@@ -295,20 +287,20 @@ void table(const uint4* src, int sms, Result* d_out) {
 
 int main() {
   int dev = 0, sms = 0, major = 0;
-  CHECK(cudaGetDevice(&dev));
-  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  CK(cudaGetDevice(&dev));
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  CK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
   if (major != 9) {
     std::fprintf(stderr, "cake_bank_probe: needs an SM90 GPU\n");
     return 2;
   }
   cudaDeviceProp prop{};
-  CHECK(cudaGetDeviceProperties(&prop, dev));
+  CK(cudaGetDeviceProperties(&prop, dev));
   uint4* src = nullptr;
   Result* d_out = nullptr;
-  CHECK(cudaMalloc(&src, static_cast<size_t>(sms) * kWindowBytes));
-  CHECK(cudaMemset(src, 0x31, static_cast<size_t>(sms) * kWindowBytes));
-  CHECK(cudaMalloc(&d_out, sizeof(Result) * sms));
+  CK(cudaMalloc(&src, static_cast<size_t>(sms) * kWindowBytes));
+  CK(cudaMemset(src, 0x31, static_cast<size_t>(sms) * kWindowBytes));
+  CK(cudaMalloc(&d_out, sizeof(Result) * sms));
   std::printf("%s, %d SMs; one CTA per SM: %d wgmma warpgroups + %d traffic warps; rates per SM-cycle\n",
               prop.name, sms, kMmaWarpgroups, kTrafficWarps);
   std::printf("ops    N  traffic              tensor    operand    traffic   op. drop  drop/byte\n");
@@ -319,7 +311,7 @@ int main() {
   table<32, Operands::kRS>(src, sms, d_out);
   table<64, Operands::kRS>(src, sms, d_out);
   table<128, Operands::kRS>(src, sms, d_out);
-  CHECK(cudaFree(src));
-  CHECK(cudaFree(d_out));
+  CK(cudaFree(src));
+  CK(cudaFree(d_out));
   return 0;
 }
